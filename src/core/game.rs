@@ -1,0 +1,69 @@
+//! The interface every game implements, so that perft, search, the mate solver and the match runner are
+//! written once and monomorphized per game.
+
+use super::color::Color;
+use super::moves::{Move, MoveList};
+use crate::error::{MoveError, SfenError};
+
+/// A position of one game, with the rules needed to generate and play legal moves.
+///
+/// Positions are copied to make a move (`clone` then [`Position::play`]); they are small, plain data.
+pub trait Position: Clone + Send + Sync + Sized + 'static {
+    /// The game's name as `USI_Variant` spells it.
+    const NAME: &'static str;
+
+    /// The game's start position.
+    fn startpos() -> Self;
+
+    /// Parses an SFEN (board, side, hand, optional move number); errors say what is wrong and where.
+    fn from_sfen(sfen: &str) -> Result<Self, SfenError>;
+
+    /// Formats the position as SFEN.
+    fn to_sfen(&self) -> String;
+
+    /// The player to move.
+    fn side_to_move(&self) -> Color;
+
+    /// The Zobrist key of the position (board, hands, side to move).
+    fn key(&self) -> u64;
+
+    /// True when the side to move is in check.
+    fn in_check(&self) -> bool;
+
+    /// Appends every legal move to `list`.
+    fn legal_moves(&self, list: &mut MoveList);
+
+    /// Counts the legal moves (bulk counting for perft); may be faster than generating them.
+    fn count_legal_moves(&self) -> usize {
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        list.len()
+    }
+
+    /// Plays a move known to be legal. Callers holding untrusted input use [`Position::parse_move`].
+    fn play(&mut self, mv: Move);
+
+    /// Formats a move in the game's USI notation.
+    fn move_to_usi(&self, mv: Move) -> String;
+
+    /// Parses a USI move string and checks that it is legal here.
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let mv = self.parse_move_syntax(text)?;
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        if list.contains(&mv) {
+            Ok(mv)
+        } else {
+            Err(MoveError::Illegal(text.to_string(), self.explain_illegal(mv)))
+        }
+    }
+
+    /// Parses a USI move string into a move without checking legality (only its form and squares).
+    fn parse_move_syntax(&self, text: &str) -> Result<Move, MoveError>;
+
+    /// A short reason why a well-formed `mv` is not legal here.
+    fn explain_illegal(&self, mv: Move) -> String;
+
+    /// The board drawn in text, with hands and side to move, for people.
+    fn diagram(&self) -> String;
+}

@@ -1,0 +1,11 @@
+//! Game-generic building blocks: colours, squares, bitboards, moves, hashing, repetition, and the
+//! [`game::Position`] trait that each game implements.
+
+pub mod bitboard;
+pub mod color;
+pub mod game;
+pub mod moves;
+pub mod perft;
+pub mod repetition;
+pub mod square;
+pub mod zobrist;

@@ -1,0 +1,74 @@
+//! Compact moves shared by every game: a board move (with an optional promotion) or a drop.
+
+use arrayvec::ArrayVec;
+
+use super::square::Square;
+
+/// A move packed in 16 bits.
+///
+/// | bits  | meaning                                                    |
+/// |-------|------------------------------------------------------------|
+/// | 0–6   | destination square                                         |
+/// | 7–13  | origin square, or for a drop the game's code of the piece  |
+/// | 14    | promotes                                                   |
+/// | 15    | is a drop                                                  |
+///
+/// The value 0 (from 1a to 1a) is never a legal move and serves as [`Move::NONE`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Move(pub u16);
+
+const DROP: u16 = 1 << 15;
+const PROMOTE: u16 = 1 << 14;
+
+impl Move {
+    /// No move.
+    pub const NONE: Move = Move(0);
+
+    /// A board move from `from` to `to`, promoting when `promote`.
+    #[inline(always)]
+    pub const fn normal(from: Square, to: Square, promote: bool) -> Move {
+        Move(to.0 as u16 | (from.0 as u16) << 7 | if promote { PROMOTE } else { 0 })
+    }
+
+    /// A drop of the piece the game encodes as `piece` onto `to`.
+    #[inline(always)]
+    pub const fn drop(piece: u8, to: Square) -> Move {
+        Move(to.0 as u16 | (piece as u16) << 7 | DROP)
+    }
+
+    /// Destination square.
+    #[inline(always)]
+    pub const fn to(self) -> Square {
+        Square((self.0 & 0x7f) as u8)
+    }
+
+    /// Origin square of a board move.
+    #[inline(always)]
+    pub const fn from(self) -> Square {
+        Square((self.0 >> 7 & 0x7f) as u8)
+    }
+
+    /// The game's code of the dropped piece, for a drop.
+    #[inline(always)]
+    pub const fn drop_piece(self) -> u8 {
+        (self.0 >> 7 & 0x7f) as u8
+    }
+
+    /// True for a drop.
+    #[inline(always)]
+    pub const fn is_drop(self) -> bool {
+        self.0 & DROP != 0
+    }
+
+    /// True for a promoting board move.
+    #[inline(always)]
+    pub const fn is_promotion(self) -> bool {
+        self.0 & PROMOTE != 0
+    }
+}
+
+/// Enough room for every legal move of any position (shogi's maximum is 593).
+pub const MAX_MOVES: usize = 600;
+
+/// A fixed-capacity list of moves that lives on the stack.
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;

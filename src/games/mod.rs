@@ -1,0 +1,4 @@
+//! The games tsubame plays, each on the shared core.
+
+pub mod minishogi;
+pub mod shogi;

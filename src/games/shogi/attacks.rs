@@ -1,0 +1,173 @@
+//! Attack tables of the shogi family for one board geometry (9×9 shogi, 5×5 minishogi).
+
+use crate::core::bitboard::Bitboard;
+use crate::core::color::Color;
+use crate::core::square::{Delta, Geometry, Lines, MAX_SQUARES, Square};
+
+use super::types::Kind;
+
+/// Step patterns from Black's point of view (rank delta −1 is forward); White's are mirrored.
+const PAWN_STEPS: [Delta; 1] = [(0, -1)];
+const KNIGHT_STEPS: [Delta; 2] = [(1, -2), (-1, -2)];
+const SILVER_STEPS: [Delta; 5] = [(0, -1), (1, -1), (-1, -1), (1, 1), (-1, 1)];
+const GOLD_STEPS: [Delta; 6] = [(0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1)];
+const KING_STEPS: [Delta; 8] = [
+    (0, -1),
+    (1, -1),
+    (-1, -1),
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (1, 1),
+    (-1, 1),
+];
+
+/// Precomputed attacks and masks of one shogi-family board.
+pub struct Tables {
+    /// The board's shape.
+    pub geo: Geometry,
+    /// Rays and between-squares for the sliders.
+    pub lines: Lines,
+    /// Pawn attacks, `[color][square]`.
+    pub pawn: [[Bitboard; MAX_SQUARES]; 2],
+    /// Knight attacks, `[color][square]`.
+    pub knight: [[Bitboard; MAX_SQUARES]; 2],
+    /// Silver attacks, `[color][square]`.
+    pub silver: [[Bitboard; MAX_SQUARES]; 2],
+    /// Gold (and promoted minor piece) attacks, `[color][square]`.
+    pub gold: [[Bitboard; MAX_SQUARES]; 2],
+    /// King attacks, `[square]`.
+    pub king: [Bitboard; MAX_SQUARES],
+    /// Rook attacks on an empty board, `[square]`.
+    pub rook_empty: [Bitboard; MAX_SQUARES],
+    /// Bishop attacks on an empty board, `[square]`.
+    pub bishop_empty: [Bitboard; MAX_SQUARES],
+    /// Every square of the board.
+    pub board: Bitboard,
+    /// Each player's promotion zone.
+    pub zone: [Bitboard; 2],
+    /// Each player's last rank (no pawn or lance may stand there unpromoted).
+    pub last_rank: [Bitboard; 2],
+    /// Each player's last two ranks (no knight may stand there unpromoted).
+    pub last_two: [Bitboard; 2],
+    /// `forced[color][kind]`: destinations where that unpromoted kind must promote.
+    pub forced: [[Bitboard; 8]; 2],
+    /// Each file's squares, by zero-based file.
+    pub files: [Bitboard; 9],
+}
+
+fn mirrored(steps: &[Delta], color: Color) -> Vec<Delta> {
+    steps
+        .iter()
+        .map(|&(f, r)| match color {
+            Color::Black => (f, r),
+            Color::White => (-f, -r),
+        })
+        .collect()
+}
+
+impl Tables {
+    /// Builds the tables of a `geo` board whose promotion zone is `zone_ranks` deep.
+    pub fn new(geo: Geometry, zone_ranks: u8) -> Tables {
+        let empty = [Bitboard::EMPTY; MAX_SQUARES];
+        let mut t = Tables {
+            geo,
+            lines: Lines::new(geo),
+            pawn: [empty; 2],
+            knight: [empty; 2],
+            silver: [empty; 2],
+            gold: [empty; 2],
+            king: empty,
+            rook_empty: empty,
+            bishop_empty: empty,
+            board: geo.all(),
+            zone: [Bitboard::EMPTY; 2],
+            last_rank: [Bitboard::EMPTY; 2],
+            last_two: [Bitboard::EMPTY; 2],
+            forced: [[Bitboard::EMPTY; 8]; 2],
+            files: [Bitboard::EMPTY; 9],
+        };
+        for c in Color::ALL {
+            let ci = c.index();
+            for s in 0..geo.len() as u8 {
+                let sq = Square(s);
+                let i = sq.index();
+                t.pawn[ci][i] = geo.steps(sq, &mirrored(&PAWN_STEPS, c));
+                t.knight[ci][i] = geo.steps(sq, &mirrored(&KNIGHT_STEPS, c));
+                t.silver[ci][i] = geo.steps(sq, &mirrored(&SILVER_STEPS, c));
+                t.gold[ci][i] = geo.steps(sq, &mirrored(&GOLD_STEPS, c));
+            }
+            let far = |n: u8| -> Bitboard {
+                (0..n).fold(Bitboard::EMPTY, |b, k| {
+                    let rank = match c {
+                        Color::Black => k,
+                        Color::White => geo.ranks - 1 - k,
+                    };
+                    b | geo.rank_mask(rank)
+                })
+            };
+            t.zone[ci] = far(zone_ranks);
+            t.last_rank[ci] = far(1);
+            t.last_two[ci] = far(2);
+            t.forced[ci][Kind::Pawn.index()] = t.last_rank[ci];
+            t.forced[ci][Kind::Lance.index()] = t.last_rank[ci];
+            t.forced[ci][Kind::Knight.index()] = t.last_two[ci];
+        }
+        for s in 0..geo.len() as u8 {
+            let sq = Square(s);
+            let i = sq.index();
+            t.king[i] = geo.steps(sq, &KING_STEPS);
+            t.rook_empty[i] = (0..4).fold(Bitboard::EMPTY, |b, d| b | t.lines.rays[d][i]);
+            t.bishop_empty[i] = (4..8).fold(Bitboard::EMPTY, |b, d| b | t.lines.rays[d][i]);
+        }
+        for f in 0..geo.files {
+            t.files[f as usize] = geo.file_mask(f);
+        }
+        t
+    }
+
+    /// Lance attacks of `color` from `sq` with occupancy `occ`.
+    #[inline(always)]
+    pub fn lance(&self, color: Color, sq: Square, occ: Bitboard) -> Bitboard {
+        self.lines.slide(color.index(), sq, occ)
+    }
+
+    /// Bishop attacks from `sq` with occupancy `occ`.
+    #[inline(always)]
+    pub fn bishop(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        self.lines.slide(4, sq, occ)
+            | self.lines.slide(5, sq, occ)
+            | self.lines.slide(6, sq, occ)
+            | self.lines.slide(7, sq, occ)
+    }
+
+    /// Rook attacks from `sq` with occupancy `occ`.
+    #[inline(always)]
+    pub fn rook(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        self.lines.slide(0, sq, occ)
+            | self.lines.slide(1, sq, occ)
+            | self.lines.slide(2, sq, occ)
+            | self.lines.slide(3, sq, occ)
+    }
+
+    /// Attacks of a piece of `kind` and `color` standing on `sq`, with occupancy `occ`.
+    #[inline(always)]
+    pub fn attacks(&self, kind: Kind, color: Color, sq: Square, occ: Bitboard) -> Bitboard {
+        let c = color.index();
+        let i = sq.index();
+        match kind {
+            Kind::Pawn => self.pawn[c][i],
+            Kind::Lance => self.lance(color, sq, occ),
+            Kind::Knight => self.knight[c][i],
+            Kind::Silver => self.silver[c][i],
+            Kind::Gold | Kind::ProPawn | Kind::ProLance | Kind::ProKnight | Kind::ProSilver => {
+                self.gold[c][i]
+            }
+            Kind::King => self.king[i],
+            Kind::Bishop => self.bishop(sq, occ),
+            Kind::Rook => self.rook(sq, occ),
+            Kind::Horse => self.bishop(sq, occ) | self.king[i],
+            Kind::Dragon => self.rook(sq, occ) | self.king[i],
+        }
+    }
+}

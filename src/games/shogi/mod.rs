@@ -1,0 +1,56 @@
+//! Standard shogi (9×9), and the generic shogi-family position that minishogi reuses.
+//!
+//! The family shares pieces, moves, drops and their restrictions; a [`Variant`] fixes the board size,
+//! the promotion zone, the piece set and the start position.
+
+pub mod attacks;
+pub mod movegen;
+pub mod position;
+pub mod rules;
+pub mod types;
+
+use std::sync::LazyLock;
+
+use crate::core::square::Geometry;
+use attacks::Tables;
+
+/// What distinguishes one shogi-family game from another.
+pub trait Variant:
+    'static + Send + Sync + Copy + Clone + Default + std::fmt::Debug + PartialEq + Eq + std::hash::Hash
+{
+    /// The game's name as `USI_Variant` spells it.
+    const NAME: &'static str;
+    /// Board shape.
+    const GEOMETRY: Geometry;
+    /// Depth of the promotion zone in ranks.
+    const ZONE_RANKS: u8;
+    /// The start position.
+    const START_SFEN: &'static str;
+    /// How many pieces of each unpromoted kind the game's set holds (pawn, lance, knight, silver,
+    /// bishop, rook, gold, king); a position with more is refused.
+    const PIECE_SET: [u8; 8];
+    /// The attack tables of this board.
+    fn tables() -> &'static Tables;
+}
+
+/// Standard 9×9 shogi.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Standard;
+
+static STANDARD_TABLES: LazyLock<Tables> =
+    LazyLock::new(|| Tables::new(Standard::GEOMETRY, Standard::ZONE_RANKS));
+
+impl Variant for Standard {
+    const NAME: &'static str = "shogi";
+    const GEOMETRY: Geometry = Geometry { files: 9, ranks: 9 };
+    const ZONE_RANKS: u8 = 3;
+    const START_SFEN: &'static str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+    const PIECE_SET: [u8; 8] = [18, 4, 4, 4, 2, 2, 4, 2];
+    #[inline(always)]
+    fn tables() -> &'static Tables {
+        &STANDARD_TABLES
+    }
+}
+
+/// A standard shogi position.
+pub type Shogi = position::Board<Standard>;

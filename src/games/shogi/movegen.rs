@@ -1,0 +1,293 @@
+//! Legal move generation for the shogi family: board moves with promotion choices, check evasions,
+//! pins, and drops with their restrictions (dead squares, nifu, uchifuzume).
+//!
+//! Moves are generated as sets of destinations per origin and handed to a [`Sink`], which either
+//! expands them into a move list or merely counts them (bulk counting for perft).
+
+use arrayvec::ArrayVec;
+
+use super::Variant;
+use super::position::Board;
+use super::types::Kind;
+use crate::core::bitboard::Bitboard;
+use crate::core::color::Color;
+use crate::core::moves::{Move, MoveList};
+use crate::core::square::Square;
+
+/// Receives generated moves as sets of destinations.
+pub trait Sink {
+    /// Board moves from `from` to each square of `to`, promoting when `promote`.
+    fn moves(&mut self, from: Square, to: Bitboard, promote: bool);
+    /// Drops of `kind` on each square of `to`.
+    fn drops(&mut self, kind: Kind, to: Bitboard);
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn moves(&mut self, from: Square, to: Bitboard, promote: bool) {
+        for sq in to {
+            self.push(Move::normal(from, sq, promote));
+        }
+    }
+
+    #[inline(always)]
+    fn drops(&mut self, kind: Kind, to: Bitboard) {
+        for sq in to {
+            self.push(Move::drop(kind as u8, sq));
+        }
+    }
+}
+
+impl Sink for usize {
+    #[inline(always)]
+    fn moves(&mut self, _from: Square, to: Bitboard, _promote: bool) {
+        *self += to.count() as usize;
+    }
+
+    #[inline(always)]
+    fn drops(&mut self, _kind: Kind, to: Bitboard) {
+        *self += to.count() as usize;
+    }
+}
+
+/// A pinned piece and the squares it may still move to (the line to its pinner, pinner included).
+type Pins = ArrayVec<(Square, Bitboard), 8>;
+
+/// Kinds other than the king, gold and gold-movers, which are generated together.
+const SINGLE_KINDS: [Kind; 8] = [
+    Kind::Pawn,
+    Kind::Lance,
+    Kind::Knight,
+    Kind::Silver,
+    Kind::Bishop,
+    Kind::Rook,
+    Kind::Horse,
+    Kind::Dragon,
+];
+
+impl<V: Variant> Board<V> {
+    /// Generates every legal move into `sink`.
+    pub(super) fn generate<S: Sink>(&self, sink: &mut S) {
+        let t = V::tables();
+        let us = self.side;
+        let them = !us;
+        let occ = self.occupied();
+        let own = self.by_color[us];
+        let empty = t.board & !occ;
+        let Some(ksq) = self.kings[us] else {
+            self.piece_moves(sink, !own & t.board, Bitboard::EMPTY, &Pins::new());
+            self.drop_moves(sink, empty);
+            return;
+        };
+
+        let mut king_to = Bitboard::EMPTY;
+        let occ_without_king = occ.without(ksq);
+        for to in t.king[ksq.index()] & !own {
+            if self.attackers_to(to, them, occ_without_king).is_empty() {
+                king_to = king_to.with(to);
+            }
+        }
+        sink.moves(ksq, king_to, false);
+
+        let checkers = self.checkers;
+        if checkers.more_than_one() {
+            return;
+        }
+        let (target, drop_target) = if checkers.any() {
+            let between = t.lines.between(ksq, checkers.lsb());
+            (between | checkers, between)
+        } else {
+            (!own & t.board, empty)
+        };
+        let (pinned, pins) = self.pins(us, ksq, occ);
+        self.piece_moves(sink, target, pinned, &pins);
+        self.drop_moves(sink, drop_target);
+    }
+
+    /// Pieces of `us` pinned to the king on `ksq`, with the line each may move along.
+    fn pins(&self, us: Color, ksq: Square, occ: Bitboard) -> (Bitboard, Pins) {
+        let t = V::tables();
+        let them = !us;
+        let k = ksq.index();
+        let snipers = (t.rook_empty[k]
+            & (self.pieces(them, Kind::Rook) | self.pieces(them, Kind::Dragon)))
+            | (t.bishop_empty[k]
+                & (self.pieces(them, Kind::Bishop) | self.pieces(them, Kind::Horse)))
+            | (t.lines.rays[us.index()][k] & self.pieces(them, Kind::Lance));
+        let mut pinned = Bitboard::EMPTY;
+        let mut pins = Pins::new();
+        for s in snipers {
+            let between = t.lines.between(ksq, s);
+            let blockers = between & occ;
+            if blockers.any() && !blockers.more_than_one() && (blockers & self.by_color[us]).any() {
+                pinned |= blockers;
+                pins.push((blockers.lsb(), between.with(s)));
+            }
+        }
+        (pinned, pins)
+    }
+
+    /// Emits the moves of the piece of `kind` on `from` to the squares `to`, with promotion choices.
+    #[inline(always)]
+    fn emit<S: Sink>(&self, sink: &mut S, kind: Kind, from: Square, to: Bitboard) {
+        if to.is_empty() {
+            return;
+        }
+        if kind.can_promote() {
+            let t = V::tables();
+            let us = self.side.index();
+            let zone = t.zone[us];
+            let promoting = if zone.has(from) { to } else { to & zone };
+            sink.moves(from, promoting, true);
+            sink.moves(from, to & !t.forced[us][kind.index()], false);
+        } else {
+            sink.moves(from, to, false);
+        }
+    }
+
+    /// Board moves of every piece but the king onto `target`; pinned pieces stay on their line.
+    fn piece_moves<S: Sink>(&self, sink: &mut S, target: Bitboard, pinned: Bitboard, pins: &Pins) {
+        let t = V::tables();
+        let us = self.side;
+        let occ = self.occupied();
+        for kind in SINGLE_KINDS {
+            for from in self.pieces(us, kind) & !pinned {
+                let to = t.attacks(kind, us, from, occ) & target;
+                self.emit(sink, kind, from, to);
+            }
+        }
+        let gold = &t.gold[us.index()];
+        for from in self.golds(us) & !pinned {
+            sink.moves(from, gold[from.index()] & target, false);
+        }
+        for &(from, line) in pins {
+            let kind = self.piece_at(from).kind();
+            let to = t.attacks(kind, us, from, occ) & target & line;
+            self.emit(sink, kind, from, to);
+        }
+    }
+
+    /// Drops of every held kind onto `target` (empty squares, or interposition squares in check).
+    fn drop_moves<S: Sink>(&self, sink: &mut S, target: Bitboard) {
+        let us = self.side;
+        let hand = self.hands[us];
+        if hand.is_empty() || target.is_empty() {
+            return;
+        }
+        let t = V::tables();
+        let ui = us.index();
+        if hand.count(Kind::Pawn) > 0 {
+            let mut to = target & !t.last_rank[ui];
+            for p in self.pieces(us, Kind::Pawn) {
+                to &= !t.files[V::GEOMETRY.file(p) as usize];
+            }
+            if let Some(ek) = self.kings[!us] {
+                let mate_sq = t.pawn[(!us).index()][ek.index()] & to;
+                if mate_sq.any() && self.pawn_drop_mates(mate_sq.lsb(), ek) {
+                    to ^= mate_sq;
+                }
+            }
+            sink.drops(Kind::Pawn, to);
+        }
+        if hand.count(Kind::Lance) > 0 {
+            sink.drops(Kind::Lance, target & !t.last_rank[ui]);
+        }
+        if hand.count(Kind::Knight) > 0 {
+            sink.drops(Kind::Knight, target & !t.last_two[ui]);
+        }
+        for kind in [Kind::Silver, Kind::Gold, Kind::Bishop, Kind::Rook] {
+            if hand.count(kind) > 0 {
+                sink.drops(kind, target);
+            }
+        }
+    }
+
+    /// True when dropping a pawn of the side to move on `sq` (which checks the king on `ek`) would
+    /// checkmate: the defender can neither capture the pawn nor move the king to safety.
+    fn pawn_drop_mates(&self, sq: Square, ek: Square) -> bool {
+        let t = V::tables();
+        let us = self.side;
+        let them = !us;
+        let occ = self.occupied().with(sq);
+        // Capture by a piece other than the king, unless that piece is pinned off the line.
+        let defenders = self.attackers_to(sq, them, occ) & !self.pieces(them, Kind::King);
+        for d in defenders {
+            let after = occ.without(d);
+            let sliders = (t.rook(ek, after)
+                & (self.pieces(us, Kind::Rook) | self.pieces(us, Kind::Dragon)))
+                | (t.bishop(ek, after)
+                    & (self.pieces(us, Kind::Bishop) | self.pieces(us, Kind::Horse)))
+                | (t.lance(them, ek, after) & self.pieces(us, Kind::Lance));
+            if sliders.is_empty() {
+                return false;
+            }
+        }
+        // King escapes, including capturing the pawn.
+        let occ_without_king = occ.without(ek);
+        for to in t.king[ek.index()] & !self.by_color[them] {
+            if self.attackers_to(to, us, occ_without_king).is_empty() {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// A short explanation of why the well-formed move `mv` is illegal.
+    pub(super) fn illegal_reason(&self, mv: Move) -> String {
+        let t = V::tables();
+        let us = self.side;
+        let name = |sq: Square| -> String { V::GEOMETRY.square_name(sq).iter().collect() };
+        let to = mv.to();
+        if mv.is_drop() {
+            let kind = Kind::from_code(mv.drop_piece());
+            if self.hands[us].count(kind) == 0 {
+                return format!("no {} in hand", kind.letter());
+            }
+            if !self.piece_at(to).is_none() {
+                return format!("{} is occupied", name(to));
+            }
+            if matches!(kind, Kind::Pawn | Kind::Lance) && t.last_rank[us.index()].has(to)
+                || kind == Kind::Knight && t.last_two[us.index()].has(to)
+            {
+                return "the dropped piece could never move".into();
+            }
+            if kind == Kind::Pawn
+                && (self.pieces(us, Kind::Pawn) & t.files[V::GEOMETRY.file(to) as usize]).any()
+            {
+                return "nifu: an unpromoted pawn of the same player stands on that file".into();
+            }
+            if kind == Kind::Pawn
+                && let Some(ek) = self.kings[!us]
+                && t.pawn[us.index()][to.index()].has(ek)
+                && self.pawn_drop_mates(to, ek)
+            {
+                return "uchifuzume: a pawn drop may not checkmate".into();
+            }
+            return "it leaves the king in check".into();
+        }
+        let from = mv.from();
+        let piece = self.piece_at(from);
+        if piece.is_none() {
+            return format!("no piece on {}", name(from));
+        }
+        if piece.color() != us {
+            return format!("the piece on {} belongs to the opponent", name(from));
+        }
+        let own = self.by_color[us];
+        if own.has(to) {
+            return format!("{} holds a piece of the mover", name(to));
+        }
+        let kind = piece.kind();
+        if !t.attacks(kind, us, from, self.occupied()).has(to) {
+            return format!("the piece on {} cannot reach {}", name(from), name(to));
+        }
+        let zone = t.zone[us.index()];
+        if mv.is_promotion() && (!kind.can_promote() || !(zone.has(from) || zone.has(to))) {
+            return "this piece cannot promote on this move".into();
+        }
+        if !mv.is_promotion() && kind.can_promote() && t.forced[us.index()][kind.index()].has(to) {
+            return "the piece must promote there".into();
+        }
+        "it leaves the king in check".into()
+    }
+}

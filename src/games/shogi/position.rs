@@ -1,0 +1,615 @@
+//! The shogi-family position: pieces, hands, side to move, incremental hash; SFEN and move text.
+
+use std::fmt::Write;
+use std::marker::PhantomData;
+
+use super::Variant;
+use super::types::{HAND_KIND_COUNT, Hand, KIND_COUNT, Kind, Piece};
+use crate::core::bitboard::Bitboard;
+use crate::core::color::{ByColor, Color};
+use crate::core::game::Position;
+use crate::core::moves::{Move, MoveList};
+use crate::core::square::{MAX_SQUARES, Square};
+use crate::core::zobrist::ZOBRIST;
+use crate::error::{MoveError, SfenError};
+
+/// A position of a shogi-family game `V`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Board<V: Variant> {
+    pub(super) squares: [Piece; MAX_SQUARES],
+    pub(super) by_color: ByColor<Bitboard>,
+    pub(super) by_kind: [Bitboard; KIND_COUNT],
+    pub(super) hands: ByColor<Hand>,
+    pub(super) kings: ByColor<Option<Square>>,
+    pub(super) side: Color,
+    pub(super) checkers: Bitboard,
+    pub(super) key: u64,
+    pub(super) move_number: u32,
+    variant: PhantomData<V>,
+}
+
+impl<V: Variant> Board<V> {
+    fn empty() -> Board<V> {
+        Board {
+            squares: [Piece::NONE; MAX_SQUARES],
+            by_color: ByColor::default(),
+            by_kind: [Bitboard::EMPTY; KIND_COUNT],
+            hands: ByColor::default(),
+            kings: ByColor([None, None]),
+            side: Color::Black,
+            checkers: Bitboard::EMPTY,
+            key: 0,
+            move_number: 1,
+            variant: PhantomData,
+        }
+    }
+
+    /// The piece on `sq` (possibly [`Piece::NONE`]).
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Piece {
+        self.squares[sq.index()]
+    }
+
+    /// Every occupied square.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color.0[0] | self.by_color.0[1]
+    }
+
+    /// The squares of `color`'s pieces.
+    #[inline(always)]
+    pub fn color_bb(&self, color: Color) -> Bitboard {
+        self.by_color[color]
+    }
+
+    /// The squares of `color`'s pieces of `kind`.
+    #[inline(always)]
+    pub fn pieces(&self, color: Color, kind: Kind) -> Bitboard {
+        self.by_kind[kind.index()] & self.by_color[color]
+    }
+
+    /// The squares of `color`'s gold and gold-moving promoted pieces.
+    #[inline(always)]
+    pub fn golds(&self, color: Color) -> Bitboard {
+        (self.by_kind[Kind::Gold.index()]
+            | self.by_kind[Kind::ProPawn.index()]
+            | self.by_kind[Kind::ProLance.index()]
+            | self.by_kind[Kind::ProKnight.index()]
+            | self.by_kind[Kind::ProSilver.index()])
+            & self.by_color[color]
+    }
+
+    /// What `color` holds in hand.
+    #[inline(always)]
+    pub fn hand(&self, color: Color) -> Hand {
+        self.hands[color]
+    }
+
+    /// The square of `color`'s king, if it has one (tsume problems often leave out the attacker's).
+    #[inline(always)]
+    pub fn king(&self, color: Color) -> Option<Square> {
+        self.kings[color]
+    }
+
+    /// Pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// The move number from the SFEN, advanced by every move played.
+    pub fn move_number(&self) -> u32 {
+        self.move_number
+    }
+
+    /// Pieces of `color` attacking `sq` when the occupied squares are `occ`.
+    #[inline(always)]
+    pub fn attackers_to(&self, sq: Square, color: Color, occ: Bitboard) -> Bitboard {
+        let t = V::tables();
+        let them = (!color).index();
+        let i = sq.index();
+        let k = &self.by_kind;
+        let hd = k[Kind::Horse.index()] | k[Kind::Dragon.index()];
+        let att = (t.pawn[them][i] & k[Kind::Pawn.index()])
+            | (t.knight[them][i] & k[Kind::Knight.index()])
+            | (t.silver[them][i] & k[Kind::Silver.index()])
+            | (t.gold[them][i]
+                & (k[Kind::Gold.index()]
+                    | k[Kind::ProPawn.index()]
+                    | k[Kind::ProLance.index()]
+                    | k[Kind::ProKnight.index()]
+                    | k[Kind::ProSilver.index()]))
+            | (t.king[i] & (k[Kind::King.index()] | hd))
+            | (t.lance(!color, sq, occ) & k[Kind::Lance.index()])
+            | (t.bishop(sq, occ) & (k[Kind::Bishop.index()] | k[Kind::Horse.index()]))
+            | (t.rook(sq, occ) & (k[Kind::Rook.index()] | k[Kind::Dragon.index()]));
+        att & self.by_color[color]
+    }
+
+    fn put(&mut self, sq: Square, piece: Piece) {
+        self.squares[sq.index()] = piece;
+        self.by_color[piece.color()] |= Bitboard::from_square(sq);
+        self.by_kind[piece.kind().index()] |= Bitboard::from_square(sq);
+        self.key ^= ZOBRIST.board[piece.index()][sq.index()];
+        if piece.kind() == Kind::King {
+            self.kings[piece.color()] = Some(sq);
+        }
+    }
+
+    fn remove(&mut self, sq: Square) -> Piece {
+        let piece = self.squares[sq.index()];
+        self.squares[sq.index()] = Piece::NONE;
+        self.by_color[piece.color()] ^= Bitboard::from_square(sq);
+        self.by_kind[piece.kind().index()] ^= Bitboard::from_square(sq);
+        self.key ^= ZOBRIST.board[piece.index()][sq.index()];
+        piece
+    }
+
+    fn add_hand(&mut self, color: Color, kind: Kind) {
+        self.hands[color].0[kind.index()] += 1;
+        self.key = self.key.wrapping_add(ZOBRIST.hand[color.index()][kind.index()]);
+    }
+
+    fn take_hand(&mut self, color: Color, kind: Kind) {
+        self.hands[color].0[kind.index()] -= 1;
+        self.key = self.key.wrapping_sub(ZOBRIST.hand[color.index()][kind.index()]);
+    }
+
+    fn compute_checkers(&self) -> Bitboard {
+        match self.kings[self.side] {
+            Some(k) => self.attackers_to(k, !self.side, self.occupied()),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    fn parse_board(&mut self, text: &str) -> Result<(), SfenError> {
+        let geo = V::GEOMETRY;
+        let rows: Vec<&str> = text.split('/').collect();
+        if rows.len() != geo.ranks as usize {
+            return Err(SfenError::Board(format!(
+                "{} ranks given, {} expected",
+                rows.len(),
+                geo.ranks
+            )));
+        }
+        for (r, row) in rows.iter().enumerate() {
+            let rank_name = (b'a' + r as u8) as char;
+            let mut file = geo.files as i32; // next file to fill, counting down to 1
+            let mut promoted = false;
+            for ch in row.chars() {
+                if let Some(d) = ch.to_digit(10) {
+                    if promoted {
+                        return Err(SfenError::Board(format!(
+                            "rank {rank_name}: '+' must be followed by a piece letter"
+                        )));
+                    }
+                    if d == 0 {
+                        return Err(SfenError::Board(format!("rank {rank_name}: empty run of 0")));
+                    }
+                    file -= d as i32;
+                } else if ch == '+' {
+                    if promoted {
+                        return Err(SfenError::Board(format!("rank {rank_name}: '++'")));
+                    }
+                    promoted = true;
+                    continue;
+                } else {
+                    let kind = Kind::from_letter(ch).ok_or_else(|| {
+                        SfenError::Board(format!("rank {rank_name}: unknown piece letter '{ch}'"))
+                    })?;
+                    let kind = if promoted {
+                        if !kind.can_promote() {
+                            return Err(SfenError::Board(format!(
+                                "rank {rank_name}: '{ch}' cannot be promoted"
+                            )));
+                        }
+                        kind.promoted()
+                    } else {
+                        kind
+                    };
+                    if file < 1 {
+                        return Err(SfenError::Board(format!(
+                            "rank {rank_name} has more than {} squares",
+                            geo.files
+                        )));
+                    }
+                    let color = if ch.is_ascii_uppercase() {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    if kind == Kind::King && self.kings[color].is_some() {
+                        return Err(SfenError::Illegal(format!(
+                            "two {} kings",
+                            if color == Color::Black {
+                                "Black"
+                            } else {
+                                "White"
+                            }
+                        )));
+                    }
+                    self.put(geo.square(file as u8 - 1, r as u8), Piece::new(color, kind));
+                    file -= 1;
+                }
+                promoted = false;
+                if file < 0 {
+                    return Err(SfenError::Board(format!(
+                        "rank {rank_name} has more than {} squares",
+                        geo.files
+                    )));
+                }
+            }
+            if promoted {
+                return Err(SfenError::Board(format!("rank {rank_name} ends with '+'")));
+            }
+            if file != 0 {
+                return Err(SfenError::Board(format!(
+                    "rank {rank_name} has {} squares, {} expected",
+                    geo.files as i32 - file,
+                    geo.files
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn parse_hand(&mut self, text: &str) -> Result<(), SfenError> {
+        if text == "-" {
+            return Ok(());
+        }
+        let mut count: Option<u32> = None;
+        let mut seen = [[false; HAND_KIND_COUNT]; 2];
+        for ch in text.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                let c = count.unwrap_or(0) * 10 + d;
+                if c > 99 {
+                    return Err(SfenError::Hand(format!("count too large in '{text}'")));
+                }
+                count = Some(c);
+                continue;
+            }
+            let kind = Kind::from_letter(ch)
+                .ok_or_else(|| SfenError::Hand(format!("unknown piece letter '{ch}'")))?;
+            if kind == Kind::King {
+                return Err(SfenError::Hand("a king cannot be held in hand".into()));
+            }
+            let color = if ch.is_ascii_uppercase() {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let n = count.take().unwrap_or(1);
+            if n == 0 {
+                return Err(SfenError::Hand(format!("zero count before '{ch}'")));
+            }
+            if std::mem::replace(&mut seen[color.index()][kind.index()], true) {
+                return Err(SfenError::Hand(format!("'{ch}' appears twice")));
+            }
+            for _ in 0..n {
+                self.add_hand(color, kind);
+            }
+        }
+        if count.is_some() {
+            return Err(SfenError::Hand(format!("'{text}' ends with a count")));
+        }
+        Ok(())
+    }
+
+    /// Checks what a well-formed SFEN may still get wrong: piece counts, dead pieces, nifu, and a king
+    /// left in check by the player who just moved.
+    fn validate(&self) -> Result<(), SfenError> {
+        let t = V::tables();
+        let mut totals = [0u32; 8];
+        for sq in self.occupied() {
+            totals[self.piece_at(sq).kind().unpromoted().index()] += 1;
+        }
+        for c in Color::ALL {
+            for k in Kind::HAND {
+                totals[k.index()] += self.hands[c].count(k) as u32;
+            }
+        }
+        for k in Kind::HAND.into_iter().chain([Kind::King]) {
+            let max = V::PIECE_SET[k.index()] as u32;
+            if totals[k.index()] > max {
+                return Err(SfenError::Illegal(if max == 0 {
+                    format!("{} has no '{}' piece", V::NAME, k.letter())
+                } else {
+                    format!(
+                        "{} pieces of kind '{}' but the set has {}",
+                        totals[k.index()],
+                        k.letter(),
+                        max
+                    )
+                }));
+            }
+        }
+        for c in Color::ALL {
+            let ci = c.index();
+            let dead = (self.pieces(c, Kind::Pawn) & t.last_rank[ci])
+                | (self.pieces(c, Kind::Lance) & t.last_rank[ci])
+                | (self.pieces(c, Kind::Knight) & t.last_two[ci]);
+            if dead.any() {
+                let sq = dead.lsb();
+                let n = V::GEOMETRY.square_name(sq);
+                return Err(SfenError::Illegal(format!(
+                    "{} on {}{} can never move",
+                    self.piece_at(sq).sfen(),
+                    n[0],
+                    n[1]
+                )));
+            }
+            for f in 0..V::GEOMETRY.files {
+                if (self.pieces(c, Kind::Pawn) & t.files[f as usize]).more_than_one() {
+                    return Err(SfenError::Illegal(format!(
+                        "two unpromoted pawns of one player on file {} (nifu)",
+                        f + 1
+                    )));
+                }
+            }
+        }
+        if let Some(k) = self.kings[!self.side]
+            && self
+                .attackers_to(k, self.side, self.occupied())
+                .any()
+        {
+            return Err(SfenError::Illegal(
+                "the side to move could capture the enemy king".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn hand_sfen(&self) -> String {
+        const ORDER: [Kind; 7] = [
+            Kind::Rook,
+            Kind::Bishop,
+            Kind::Gold,
+            Kind::Silver,
+            Kind::Knight,
+            Kind::Lance,
+            Kind::Pawn,
+        ];
+        let mut s = String::new();
+        for c in Color::ALL {
+            for k in ORDER {
+                let n = self.hands[c].count(k);
+                if n > 1 {
+                    let _ = write!(s, "{n}");
+                }
+                if n > 0 {
+                    s.push(match c {
+                        Color::Black => k.letter(),
+                        Color::White => k.letter().to_ascii_lowercase(),
+                    });
+                }
+            }
+        }
+        if s.is_empty() {
+            s.push('-');
+        }
+        s
+    }
+
+    fn square_text(sq: Square) -> String {
+        V::GEOMETRY.square_name(sq).iter().collect()
+    }
+}
+
+impl<V: Variant> Position for Board<V> {
+    const NAME: &'static str = V::NAME;
+
+    fn startpos() -> Self {
+        Self::from_sfen(V::START_SFEN).expect("the start SFEN is valid")
+    }
+
+    fn from_sfen(sfen: &str) -> Result<Self, SfenError> {
+        let mut fields = sfen.split_ascii_whitespace();
+        let mut pos = Board::empty();
+        pos.parse_board(fields.next().ok_or(SfenError::MissingField("board"))?)?;
+        pos.side = match fields.next().ok_or(SfenError::MissingField("side to move"))? {
+            "b" => Color::Black,
+            "w" => Color::White,
+            other => return Err(SfenError::Side(other.to_string())),
+        };
+        if pos.side == Color::White {
+            pos.key ^= ZOBRIST.side;
+        }
+        pos.parse_hand(fields.next().ok_or(SfenError::MissingField("hand"))?)?;
+        if let Some(n) = fields.next() {
+            pos.move_number = n
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| SfenError::MoveNumber(n.to_string()))?;
+        }
+        let rest: Vec<&str> = fields.collect();
+        if !rest.is_empty() {
+            return Err(SfenError::Trailing(rest.join(" ")));
+        }
+        pos.validate()?;
+        pos.checkers = pos.compute_checkers();
+        Ok(pos)
+    }
+
+    fn to_sfen(&self) -> String {
+        let geo = V::GEOMETRY;
+        let mut s = String::new();
+        for r in 0..geo.ranks {
+            if r > 0 {
+                s.push('/');
+            }
+            let mut run = 0;
+            for f in (0..geo.files).rev() {
+                let p = self.piece_at(geo.square(f, r));
+                if p.is_none() {
+                    run += 1;
+                } else {
+                    if run > 0 {
+                        let _ = write!(s, "{run}");
+                        run = 0;
+                    }
+                    s.push_str(&p.sfen());
+                }
+            }
+            if run > 0 {
+                let _ = write!(s, "{run}");
+            }
+        }
+        let _ = write!(
+            s,
+            " {} {} {}",
+            self.side.sfen_char(),
+            self.hand_sfen(),
+            self.move_number
+        );
+        s
+    }
+
+    #[inline(always)]
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    #[inline(always)]
+    fn in_check(&self) -> bool {
+        self.checkers.any()
+    }
+
+    fn legal_moves(&self, list: &mut MoveList) {
+        self.generate(list);
+    }
+
+    fn count_legal_moves(&self) -> usize {
+        let mut n = 0usize;
+        self.generate(&mut n);
+        n
+    }
+
+    fn play(&mut self, mv: Move) {
+        let us = self.side;
+        let to = mv.to();
+        if mv.is_drop() {
+            let kind = Kind::from_code(mv.drop_piece());
+            self.take_hand(us, kind);
+            self.put(to, Piece::new(us, kind));
+        } else {
+            let piece = self.remove(mv.from());
+            debug_assert!(!piece.is_none() && piece.color() == us);
+            if !self.piece_at(to).is_none() {
+                let captured = self.remove(to);
+                debug_assert!(captured.color() != us && captured.kind() != Kind::King);
+                self.add_hand(us, captured.kind().unpromoted());
+            }
+            let kind = if mv.is_promotion() {
+                piece.kind().promoted()
+            } else {
+                piece.kind()
+            };
+            self.put(to, Piece::new(us, kind));
+        }
+        self.side = !us;
+        self.key ^= ZOBRIST.side;
+        self.move_number += 1;
+        self.checkers = self.compute_checkers();
+    }
+
+    fn move_to_usi(&self, mv: Move) -> String {
+        if mv.is_drop() {
+            format!(
+                "{}*{}",
+                Kind::from_code(mv.drop_piece()).letter(),
+                Self::square_text(mv.to())
+            )
+        } else {
+            format!(
+                "{}{}{}",
+                Self::square_text(mv.from()),
+                Self::square_text(mv.to()),
+                if mv.is_promotion() { "+" } else { "" }
+            )
+        }
+    }
+
+    fn parse_move_syntax(&self, text: &str) -> Result<Move, MoveError> {
+        let geo = V::GEOMETRY;
+        let bad = |why: &str| MoveError::Syntax(text.to_string(), why.to_string());
+        let b = text.as_bytes();
+        if b.len() == 4 && b[1] == b'*' {
+            let kind = Kind::from_letter(b[0] as char)
+                .filter(|k| *k != Kind::King && b[0].is_ascii_uppercase())
+                .ok_or_else(|| bad("a drop starts with an uppercase letter of P L N S G B R"))?;
+            let to = geo
+                .parse_square(&b[2..4])
+                .ok_or_else(|| bad("bad destination square"))?;
+            return Ok(Move::drop(kind as u8, to));
+        }
+        if b.len() == 4 || (b.len() == 5 && b[4] == b'+') {
+            let from = geo
+                .parse_square(&b[0..2])
+                .ok_or_else(|| bad("bad origin square"))?;
+            let to = geo
+                .parse_square(&b[2..4])
+                .ok_or_else(|| bad("bad destination square"))?;
+            return Ok(Move::normal(from, to, b.len() == 5));
+        }
+        Err(bad(
+            "expected <from><to>[+] such as 7g7f, or <piece>*<to> such as P*5e",
+        ))
+    }
+
+    fn explain_illegal(&self, mv: Move) -> String {
+        self.illegal_reason(mv)
+    }
+
+    fn diagram(&self) -> String {
+        let geo = V::GEOMETRY;
+        let mut s = String::new();
+        let hand_line = |c: Color| -> String {
+            let h = self.hands[c];
+            let parts: Vec<String> = Kind::HAND
+                .iter()
+                .rev()
+                .filter(|&&k| h.count(k) > 0)
+                .map(|&k| format!("{}{}", k.letter(), h.count(k)))
+                .collect();
+            if parts.is_empty() {
+                "-".into()
+            } else {
+                parts.join(" ")
+            }
+        };
+        let _ = writeln!(s, "White hand: {}", hand_line(Color::White));
+        let files: String = (0..geo.files)
+            .rev()
+            .map(|f| format!("  {}", f + 1))
+            .collect();
+        let _ = writeln!(s, "{files}");
+        for r in 0..geo.ranks {
+            let mut line = String::new();
+            for f in (0..geo.files).rev() {
+                let p = self.piece_at(geo.square(f, r));
+                if p.is_none() {
+                    line.push_str("  .");
+                } else {
+                    let _ = write!(line, "{:>3}", p.sfen());
+                }
+            }
+            let _ = writeln!(s, "{line}  {}", (b'a' + r) as char);
+        }
+        let _ = writeln!(s, "Black hand: {}", hand_line(Color::Black));
+        let _ = write!(
+            s,
+            "Side to move: {}",
+            match self.side {
+                Color::Black => "Black",
+                Color::White => "White",
+            }
+        );
+        s
+    }
+}

@@ -1,0 +1,9 @@
+//! tsubame: a USI engine for shogi, minishogi and nana shogi.
+//!
+//! The rules live in [`core`] (game-generic pieces) and [`games`] (one folder per game); [`usi`] speaks
+//! the protocol.
+
+pub mod core;
+pub mod error;
+pub mod games;
+pub mod usi;

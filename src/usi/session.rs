@@ -1,0 +1,105 @@
+//! One game in progress: the root position, the moves played from it, and the history of keys.
+
+use crate::core::game::Position;
+use crate::core::moves::{Move, MoveList};
+use crate::core::repetition::HistoryEntry;
+
+/// The current position of one game, as set by `position`, with its history for repetition.
+pub struct Session<P: Position> {
+    pos: P,
+    history: Vec<HistoryEntry>,
+}
+
+impl<P: Position> Default for Session<P> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<P: Position> Session<P> {
+    /// A session at the game's start position.
+    pub fn new() -> Session<P> {
+        Session::at(P::startpos())
+    }
+
+    fn at(pos: P) -> Session<P> {
+        let history = vec![HistoryEntry {
+            key: pos.key(),
+            in_check: pos.in_check(),
+        }];
+        Session { pos, history }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &P {
+        &self.pos
+    }
+
+    /// The positions of the game so far, the current one last.
+    pub fn history(&self) -> &[HistoryEntry] {
+        &self.history
+    }
+
+    /// Applies the arguments of a `position` command: `startpos|sfen <SFEN> [moves …]`.
+    ///
+    /// A malformed position keeps the previous one and returns the error. An illegal or malformed
+    /// move stops the list there: the position before it is kept and the error is returned.
+    pub fn set_position(&mut self, args: &str) -> Result<(), String> {
+        let (setup, moves) = match args.split_once(" moves") {
+            Some((s, m)) => (s.trim(), Some(m)),
+            None => (args.trim(), None),
+        };
+        let base = if setup == "startpos" {
+            P::startpos()
+        } else if let Some(sfen) = setup.strip_prefix("sfen ") {
+            P::from_sfen(sfen.trim())
+                .map_err(|e| format!("bad SFEN '{}': {e}; position kept", sfen.trim()))?
+        } else {
+            return Err(format!(
+                "position needs 'startpos' or 'sfen <SFEN>', got '{setup}'; position kept"
+            ));
+        };
+        let mut session = Session::at(base);
+        let mut result = Ok(());
+        for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {
+            match session.pos.parse_move(text) {
+                Ok(mv) => session.push(mv),
+                Err(e) => {
+                    result = Err(format!(
+                        "move {} {e}; the moves from there on were ignored",
+                        i + 1
+                    ));
+                    break;
+                }
+            }
+        }
+        *self = session;
+        result
+    }
+
+    /// Plays a legal move and records the new position.
+    pub fn push(&mut self, mv: Move) {
+        self.pos.play(mv);
+        self.history.push(HistoryEntry {
+            key: self.pos.key(),
+            in_check: self.pos.in_check(),
+        });
+    }
+
+    /// The first legal move in generation order, in USI text, if there is one.
+    pub fn first_legal_move(&self) -> Option<String> {
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        list.first().map(|&m| self.pos.move_to_usi(m))
+    }
+
+    /// The `d` command's text: diagram, SFEN and key.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}\nSFEN: {}\nKey: {:016x}",
+            self.pos.diagram(),
+            self.pos.to_sfen(),
+            self.pos.key()
+        )
+    }
+}
