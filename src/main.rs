@@ -13,7 +13,11 @@ use tsubame::games::shogi::Shogi;
 use tsubame::usi;
 
 #[derive(Parser)]
-#[command(name = "tsubame", version, about = "A USI engine for shogi, minishogi and nana shogi")]
+#[command(
+    name = "tsubame",
+    version,
+    about = "A USI engine for shogi, minishogi and nana shogi"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

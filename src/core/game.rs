@@ -54,7 +54,10 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
         if list.contains(&mv) {
             Ok(mv)
         } else {
-            Err(MoveError::Illegal(text.to_string(), self.explain_illegal(mv)))
+            Err(MoveError::Illegal(
+                text.to_string(),
+                self.explain_illegal(mv),
+            ))
         }
     }
 

@@ -107,7 +107,10 @@ impl Geometry {
 
     /// Writes `sq` as `<file digit><rank letter>`.
     pub fn square_name(self, sq: Square) -> [char; 2] {
-        [(b'1' + self.file(sq)) as char, (b'a' + self.rank(sq)) as char]
+        [
+            (b'1' + self.file(sq)) as char,
+            (b'a' + self.rank(sq)) as char,
+        ]
     }
 
     /// The squares reached from `sq` by each of `deltas` (one step each).

@@ -9,13 +9,18 @@ pub const PIECE_CODES: usize = 32;
 /// Number of distinct hand-piece kinds a game may use.
 pub const HAND_KINDS: usize = 8;
 
-/// Random keys: one per (piece code, square), one per (colour, hand kind) added once per piece held,
-/// and one for White to move.
+/// Larger than any count of one kind a hand can reach: a hand starts with at most a full set of a
+/// kind (18 pawns) and can only gain the at most 81 pieces on the board.
+pub const MAX_HAND_COUNT: usize = 127;
+
+/// Random keys: one per (piece code, square); per (colour, hand kind) one for each count, so that
+/// holding `n` pieces contributes the keys of counts 1 to `n`; and one for White to move. Every key is
+/// combined by XOR, so the order of updates never matters.
 pub struct Zobrist {
     /// `board[piece_code][square]`.
     pub board: [[u64; MAX_SQUARES]; PIECE_CODES],
-    /// `hand[color][kind]`, added (wrapping) once for every piece of that kind held.
-    pub hand: [[u64; HAND_KINDS]; 2],
+    /// `hand[color][kind][n]`: toggled when the count of that kind goes from `n − 1` to `n` or back.
+    pub hand: [[[u64; MAX_HAND_COUNT + 1]; HAND_KINDS]; 2],
     /// Toggled when White is to move.
     pub side: u64,
 }
@@ -25,7 +30,7 @@ impl Zobrist {
         let mut rng = StdRng::seed_from_u64(0x7375_6261_6d65);
         let mut z = Zobrist {
             board: [[0; MAX_SQUARES]; PIECE_CODES],
-            hand: [[0; HAND_KINDS]; 2],
+            hand: [[[0; MAX_HAND_COUNT + 1]; HAND_KINDS]; 2],
             side: 0,
         };
         for row in z.board.iter_mut() {
@@ -33,7 +38,7 @@ impl Zobrist {
                 *k = rng.random();
             }
         }
-        for row in z.hand.iter_mut() {
+        for row in z.hand.iter_mut().flatten() {
             for k in row.iter_mut() {
                 *k = rng.random();
             }

@@ -164,7 +164,10 @@ impl<W: Write> Engine<W> {
         // The search is not built yet: answer with the first legal move so the protocol holds.
         let best = with_session!(&self.game, s => s.first_legal_move());
         self.say("info string search not implemented yet; playing the first legal move");
-        self.say(&format!("bestmove {}", best.unwrap_or_else(|| "resign".into())));
+        self.say(&format!(
+            "bestmove {}",
+            best.unwrap_or_else(|| "resign".into())
+        ));
     }
 }
 

@@ -27,7 +27,8 @@ pub trait Variant:
     /// The start position.
     const START_SFEN: &'static str;
     /// How many pieces of each unpromoted kind the game's set holds (pawn, lance, knight, silver,
-    /// bishop, rook, gold, king); a position with more is refused.
+    /// bishop, rook, gold, king). A hand holding more of a kind is refused, and so is any piece of a
+    /// kind with 0; the board alone may hold more (test positions with four bishops exist).
     const PIECE_SET: [u8; 8];
     /// The attack tables of this board.
     fn tables() -> &'static Tables;
@@ -44,7 +45,8 @@ impl Variant for Standard {
     const NAME: &'static str = "shogi";
     const GEOMETRY: Geometry = Geometry { files: 9, ranks: 9 };
     const ZONE_RANKS: u8 = 3;
-    const START_SFEN: &'static str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+    const START_SFEN: &'static str =
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
     const PIECE_SET: [u8; 8] = [18, 4, 4, 4, 2, 2, 4, 2];
     #[inline(always)]
     fn tables() -> &'static Tables {

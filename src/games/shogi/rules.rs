@@ -55,8 +55,15 @@ pub enum Outcome {
 /// Judges the fourfold-repetition rule of standard shogi on a history whose last entry is the current
 /// position: `None` when the position has not occurred four times.
 pub fn sennichite(history: &[HistoryEntry]) -> Option<Outcome> {
-    let rep = examine(history, 4);
-    if rep.occurrences < 4 {
+    repetition_outcome(history, 4)
+}
+
+/// The repetition verdict once the current position has occurred `occurrences` times (4 for the game
+/// rule; a search may judge at 2): a draw, unless one player checked with every move of the cycle,
+/// in which case he loses. `None` when the position has occurred fewer times.
+pub fn repetition_outcome(history: &[HistoryEntry], occurrences: usize) -> Option<Outcome> {
+    let rep = examine(history, occurrences);
+    if rep.occurrences < occurrences {
         return None;
     }
     Some(if rep.mover_checked_throughout {
