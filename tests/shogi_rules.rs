@@ -6,8 +6,8 @@ mod common;
 use tsubame::core::game::Position;
 use tsubame::core::moves::MoveList;
 use tsubame::core::repetition::HistoryEntry;
+use tsubame::core::rules::{EnteringKingRule, Outcome, RuleOptions};
 use tsubame::games::shogi::Shogi;
-use tsubame::games::shogi::rules::{EnteringKingRule, Outcome, repetition_outcome, sennichite};
 
 #[test]
 fn single_move_legality_table() {
@@ -22,8 +22,14 @@ fn single_move_legality_table() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Replays `moves` from `sfen`, returning the history (the start position first).
-fn replay(sfen: &str, moves: &str) -> Vec<HistoryEntry> {
+/// A game replayed from an SFEN: its final position and the history of all its positions.
+struct Replay {
+    pos: Shogi,
+    history: Vec<HistoryEntry>,
+}
+
+/// Replays `moves` from `sfen`.
+fn replay(sfen: &str, moves: &str) -> Replay {
     let mut pos = Shogi::from_sfen(sfen).unwrap();
     let mut history = vec![HistoryEntry {
         key: pos.key(),
@@ -37,14 +43,32 @@ fn replay(sfen: &str, moves: &str) -> Vec<HistoryEntry> {
             in_check: pos.in_check(),
         });
     }
-    history
+    Replay { pos, history }
+}
+
+impl Replay {
+    /// The repetition verdict once the final position has occurred `n` times, as an outcome.
+    fn repetition(&self, n: usize) -> Option<Outcome> {
+        self.pos
+            .repetition(&self.history, n, &RuleOptions::default())
+            .map(|v| v.outcome)
+    }
+
+    /// The same, for the game one move shorter.
+    fn repetition_before_last(&self, n: usize) -> Option<Outcome> {
+        let h = &self.history[..self.history.len() - 1];
+        // The side to move differs one move earlier, but standard shogi's verdict does not use it.
+        self.pos
+            .repetition(h, n, &RuleOptions::default())
+            .map(|v| v.outcome)
+    }
 }
 
 #[test]
 fn repetition_table() {
     for row in common::tsv("rules-repetition.tsv") {
         let (sfen, moves, expected) = (&row[0], &row[1], &row[3]);
-        let history = replay(sfen, moves);
+        let game = replay(sfen, moves);
         let want = if expected.starts_with("REPETITION_DRAW") {
             Outcome::Draw
         } else if expected.starts_with("REPETITION_LOSE") {
@@ -52,21 +76,13 @@ fn repetition_table() {
         } else {
             Outcome::Win
         };
-        if sennichite(&history).is_none() {
+        if game.repetition(4).is_none() {
             // Rows from search tests stop at the first recurrence: judge the twofold repetition.
-            assert_eq!(
-                repetition_outcome(&history, 2),
-                Some(want),
-                "{sfen} {moves}"
-            );
+            assert_eq!(game.repetition(2), Some(want), "{sfen} {moves}");
         } else {
-            assert_eq!(sennichite(&history), Some(want), "{sfen} {moves}");
+            assert_eq!(game.repetition(4), Some(want), "{sfen} {moves}");
             // One move fewer: not yet the fourth occurrence.
-            assert_eq!(
-                sennichite(&history[..history.len() - 1]),
-                None,
-                "{sfen} {moves}"
-            );
+            assert_eq!(game.repetition_before_last(4), None, "{sfen} {moves}");
         }
     }
 }
@@ -76,15 +92,15 @@ fn perpetual_check_with_four_occurrences_loses_for_the_checker() {
     // Black's rook checks from 5f/4f while White's king shuttles 5d/4d: Black checks every move.
     let sfen = "lnsg1gsnl/1r5b1/ppppppppp/4k4/9/5R3/PPPPPPPPP/1B7/LNSGKGSNL b - 1";
     let cycle = "4f5f 5d4d 5f4f 4d5d ";
-    let history = replay(sfen, &cycle.repeat(3));
+    let game = replay(sfen, &cycle.repeat(3));
     // The start position has now occurred four times; Black (to move) gave every check.
-    assert_eq!(sennichite(&history), Some(Outcome::Loss));
+    assert_eq!(game.repetition(4), Some(Outcome::Loss));
     let quiet = replay(
         "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
         &"5i5h 5a5b 5h5i 5b5a ".repeat(3),
     );
-    assert_eq!(sennichite(&quiet), Some(Outcome::Draw));
-    assert_eq!(sennichite(&quiet[..quiet.len() - 4]), None);
+    assert_eq!(quiet.repetition(4), Some(Outcome::Draw));
+    assert_eq!(quiet.repetition_before_last(4), None);
 }
 
 #[test]
@@ -100,19 +116,19 @@ fn entering_king_declaration_table() {
             tsubame::core::color::Color::White => (&row[3], &row[4]),
         };
         assert_eq!(
-            pos.can_declare(EnteringKingRule::CsaRule27),
+            pos.declaration_allowed(EnteringKingRule::CsaRule27),
             c27 == "WIN",
             "27: {}",
             row[0]
         );
         // Under our CSARule24 a declaration needs 31 points; the table's DRAW (24-30) is not a win.
         assert_eq!(
-            pos.can_declare(EnteringKingRule::CsaRule24),
+            pos.declaration_allowed(EnteringKingRule::CsaRule24),
             c24 == "WIN",
             "24: {}",
             row[0]
         );
-        assert!(!pos.can_declare(EnteringKingRule::NoEnteringKing));
+        assert!(!pos.declaration_allowed(EnteringKingRule::NoEnteringKing));
         checked += 1;
     }
     assert!(checked >= 10);

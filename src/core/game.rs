@@ -3,6 +3,8 @@
 
 use super::color::Color;
 use super::moves::{Move, MoveList};
+use super::repetition::HistoryEntry;
+use super::rules::{EndReason, Outcome, RuleOptions, Verdict};
 use crate::error::{MoveError, SfenError};
 
 /// A position of one game, with the rules needed to generate and play legal moves.
@@ -69,4 +71,57 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
 
     /// The board drawn in text, with hands and side to move, for people.
     fn diagram(&self) -> String;
+
+    /// The repetition verdict once the current position (the last entry of `history`, which holds
+    /// the game's positions in order) has occurred `occurrences` times; `None` if it has not yet.
+    /// The game rule asks at 4; a search may ask at 2. By default a repetition is a plain draw
+    /// (nana shogi); the shogi family adds perpetual check and minishogi's own verdicts.
+    fn repetition(
+        &self,
+        history: &[HistoryEntry],
+        occurrences: usize,
+        _rules: &RuleOptions,
+    ) -> Option<Verdict> {
+        (super::repetition::examine(history, occurrences).occurrences >= occurrences).then_some(
+            Verdict {
+                outcome: Outcome::Draw,
+                reason: EndReason::Repetition,
+            },
+        )
+    }
+
+    /// An ending particular to the game that the position alone decides (minishogi's jishogi).
+    fn special_end(&self, _rules: &RuleOptions) -> Option<Verdict> {
+        None
+    }
+
+    /// True when the side to move may declare a win now (shogi's entering king).
+    fn can_declare(&self, _rules: &RuleOptions) -> bool {
+        false
+    }
+
+    /// Whether the game is over in the current position, which is the last entry of `history`:
+    /// no legal move, repetition, the game's own endings, or the move limit.
+    fn verdict(&self, history: &[HistoryEntry], rules: &RuleOptions) -> Option<Verdict> {
+        if self.count_legal_moves() == 0 {
+            return Some(Verdict {
+                outcome: Outcome::Loss,
+                reason: EndReason::NoLegalMove,
+            });
+        }
+        if let Some(v) = self.repetition(history, 4, rules) {
+            return Some(v);
+        }
+        if let Some(v) = self.special_end(rules) {
+            return Some(v);
+        }
+        let plies = history.len().saturating_sub(1);
+        if rules.max_moves_to_draw > 0 && plies >= rules.max_moves_to_draw as usize {
+            return Some(Verdict {
+                outcome: Outcome::Draw,
+                reason: EndReason::MoveLimit,
+            });
+        }
+        None
+    }
 }

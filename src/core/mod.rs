@@ -7,5 +7,6 @@ pub mod game;
 pub mod moves;
 pub mod perft;
 pub mod repetition;
+pub mod rules;
 pub mod square;
 pub mod zobrist;

@@ -1,18 +1,53 @@
-//! Minishogi (5×5): the shogi-family position on a 5×5 board with a one-rank promotion zone.
+//! Minishogi (5×5): the shogi-family position on a 5×5 board with a one-rank promotion zone, and the
+//! minishogi article's game-end rules (repetition lost by its initiator, jishogi).
 
 use std::sync::LazyLock;
 
+use crate::core::color::Color;
+use crate::core::game::Position;
+use crate::core::repetition::Repetition;
+use crate::core::rules::{EndReason, MiniJishogi, MiniRepetition, Outcome, RuleOptions, Verdict};
 use crate::core::square::Geometry;
 use crate::games::shogi::Variant;
 use crate::games::shogi::attacks::Tables;
 use crate::games::shogi::position::Board;
+use crate::games::shogi::types::Kind;
 
 /// The minishogi variant of the shogi family.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Mini;
 
+/// A minishogi position.
+pub type Minishogi = Board<Mini>;
+
 static MINI_TABLES: LazyLock<Tables> =
     LazyLock::new(|| Tables::new(Mini::GEOMETRY, Mini::ZONE_RANKS));
+
+/// Jishogi points of a piece kind: rook and bishop 3, gold and silver 2, pawn and lance 1, promoted
+/// pieces as their base piece, king 0.
+fn jishogi_points(kind: Kind) -> u32 {
+    match kind.unpromoted() {
+        Kind::Rook | Kind::Bishop => 3,
+        Kind::Gold | Kind::Silver => 2,
+        Kind::Pawn | Kind::Lance | Kind::Knight => 1,
+        Kind::King => 0,
+        _ => unreachable!("unpromoted kinds only"),
+    }
+}
+
+/// A player's jishogi count: his pieces on the board and in hand.
+pub fn jishogi_count(pos: &Minishogi, color: Color) -> u32 {
+    let board: u32 = pos
+        .color_bb(color)
+        .map(|sq| jishogi_points(pos.piece_at(sq).kind()))
+        .sum();
+    let hand = pos.hand(color);
+    board
+        + Kind::HAND
+            .iter()
+            .map(|&k| hand.count(k) as u32 * jishogi_points(k))
+            .sum::<u32>()
+}
 
 impl Variant for Mini {
     const NAME: &'static str = "minishogi";
@@ -21,11 +56,60 @@ impl Variant for Mini {
     const START_SFEN: &'static str = "rbsgk/4p/5/P4/KGSBR b - 1";
     // The lance only appears in handicap level 5, where it replaces White's rook.
     const PIECE_SET: [u8; 8] = [2, 1, 0, 2, 2, 2, 2, 2];
+
     #[inline(always)]
     fn tables() -> &'static Tables {
         &MINI_TABLES
     }
-}
 
-/// A minishogi position.
-pub type Minishogi = Board<Mini>;
+    fn quiet_repetition(
+        _: &Repetition,
+        side_to_move: Color,
+        first_mover: Color,
+        rules: &RuleOptions,
+    ) -> Outcome {
+        let loser = match rules.minishogi_repetition {
+            MiniRepetition::Initiator => side_to_move,
+            MiniRepetition::SenteLoses => Color::Black,
+            MiniRepetition::FirstMoverLoses => first_mover,
+        };
+        if loser == side_to_move {
+            Outcome::Loss
+        } else {
+            Outcome::Win
+        }
+    }
+
+    fn special_end(pos: &Minishogi, rules: &RuleOptions) -> Option<Verdict> {
+        let (Some(bk), Some(wk)) = (pos.king(Color::Black), pos.king(Color::White)) else {
+            return None;
+        };
+        let geo = Self::GEOMETRY;
+        if geo.rank(bk) != 0 || geo.rank(wk) != geo.ranks - 1 {
+            return None;
+        }
+        let outcome = match rules.minishogi_jishogi {
+            MiniJishogi::Draw => Outcome::Draw,
+            MiniJishogi::Count => {
+                let us = pos.side_to_move();
+                let mine = jishogi_count(pos, us);
+                let theirs = jishogi_count(pos, !us);
+                if mine < 11 && theirs >= 11 {
+                    Outcome::Loss
+                } else if theirs < 11 && mine >= 11 {
+                    Outcome::Win
+                } else {
+                    Outcome::Draw
+                }
+            }
+        };
+        Some(Verdict {
+            outcome,
+            reason: EndReason::Jishogi,
+        })
+    }
+
+    fn can_declare(_: &Minishogi, _: &RuleOptions) -> bool {
+        false
+    }
+}

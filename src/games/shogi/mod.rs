@@ -11,8 +11,12 @@ pub mod types;
 
 use std::sync::LazyLock;
 
+use crate::core::color::Color;
+use crate::core::repetition::Repetition;
+use crate::core::rules::{Outcome, RuleOptions, Verdict};
 use crate::core::square::Geometry;
 use attacks::Tables;
+use position::Board;
 
 /// What distinguishes one shogi-family game from another.
 pub trait Variant:
@@ -32,6 +36,18 @@ pub trait Variant:
     const PIECE_SET: [u8; 8];
     /// The attack tables of this board.
     fn tables() -> &'static Tables;
+    /// The verdict, for `side_to_move`, of a repetition in which nobody checked throughout;
+    /// `first_mover` made the first move of the game.
+    fn quiet_repetition(
+        rep: &Repetition,
+        side_to_move: Color,
+        first_mover: Color,
+        rules: &RuleOptions,
+    ) -> Outcome;
+    /// An ending of the variant that the position alone decides.
+    fn special_end(pos: &Board<Self>, rules: &RuleOptions) -> Option<Verdict>;
+    /// True when the side to move may declare a win.
+    fn can_declare(pos: &Board<Self>, rules: &RuleOptions) -> bool;
 }
 
 /// Standard 9×9 shogi.
@@ -52,7 +68,16 @@ impl Variant for Standard {
     fn tables() -> &'static Tables {
         &STANDARD_TABLES
     }
+    fn quiet_repetition(_: &Repetition, _: Color, _: Color, _: &RuleOptions) -> Outcome {
+        Outcome::Draw
+    }
+    fn special_end(_: &Board<Self>, _: &RuleOptions) -> Option<Verdict> {
+        None
+    }
+    fn can_declare(pos: &Board<Self>, rules: &RuleOptions) -> bool {
+        pos.declaration_allowed(rules.entering_king)
+    }
 }
 
 /// A standard shogi position.
-pub type Shogi = position::Board<Standard>;
+pub type Shogi = Board<Standard>;

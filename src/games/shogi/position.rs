@@ -9,6 +9,8 @@ use crate::core::bitboard::Bitboard;
 use crate::core::color::{ByColor, Color};
 use crate::core::game::Position;
 use crate::core::moves::{Move, MoveList};
+use crate::core::repetition::HistoryEntry;
+use crate::core::rules::{RuleOptions, Verdict};
 use crate::core::square::{MAX_SQUARES, Square};
 use crate::core::zobrist::ZOBRIST;
 use crate::error::{MoveError, SfenError};
@@ -564,6 +566,31 @@ impl<V: Variant> Position for Board<V> {
 
     fn explain_illegal(&self, mv: Move) -> String {
         self.illegal_reason(mv)
+    }
+
+    fn repetition(
+        &self,
+        history: &[HistoryEntry],
+        occurrences: usize,
+        rules: &RuleOptions,
+    ) -> Option<Verdict> {
+        let plies = history.len().saturating_sub(1);
+        let first_mover = if plies % 2 == 0 {
+            self.side
+        } else {
+            !self.side
+        };
+        super::rules::judge_repetition(history, occurrences, |rep| {
+            V::quiet_repetition(rep, self.side, first_mover, rules)
+        })
+    }
+
+    fn special_end(&self, rules: &RuleOptions) -> Option<Verdict> {
+        V::special_end(self, rules)
+    }
+
+    fn can_declare(&self, rules: &RuleOptions) -> bool {
+        V::can_declare(self, rules)
     }
 
     fn diagram(&self) -> String {

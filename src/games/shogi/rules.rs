@@ -1,77 +1,41 @@
-//! Game-end rules of standard shogi: fourfold repetition with perpetual check, entering-king
-//! declaration, and the move limit.
+//! Game-end rules of standard shogi: fourfold repetition with perpetual check, and the
+//! entering-king declaration.
 
 use super::Variant;
 use super::position::Board;
 use super::types::Kind;
 use crate::core::color::Color;
 use crate::core::game::Position;
-use crate::core::repetition::{HistoryEntry, examine};
+use crate::core::repetition::{HistoryEntry, Repetition, examine};
+use crate::core::rules::{EndReason, EnteringKingRule, Outcome, Verdict};
 
-/// The `EnteringKingRule` option: when a player may declare a win with `bestmove win`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub enum EnteringKingRule {
-    /// CSA 27-point rule: 28 points for Black, 27 for White.
-    #[default]
-    CsaRule27,
-    /// CSA 24-point rule as RULES.md fixes it: 31 points for either side to declare.
-    CsaRule24,
-    /// No declaration.
-    NoEnteringKing,
-}
-
-impl EnteringKingRule {
-    /// Parses the option value (case-insensitive).
-    pub fn parse(s: &str) -> Option<EnteringKingRule> {
-        match s.to_ascii_lowercase().as_str() {
-            "csarule27" => Some(EnteringKingRule::CsaRule27),
-            "csarule24" => Some(EnteringKingRule::CsaRule24),
-            "noenteringking" => Some(EnteringKingRule::NoEnteringKing),
-            _ => None,
-        }
-    }
-
-    /// The option value as USI spells it.
-    pub fn name(self) -> &'static str {
-        match self {
-            EnteringKingRule::CsaRule27 => "CSARule27",
-            EnteringKingRule::CsaRule24 => "CSARule24",
-            EnteringKingRule::NoEnteringKing => "NoEnteringKing",
-        }
-    }
-}
-
-/// How a game ended, from the point of view of the side to move in the final position.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Outcome {
-    /// The game is drawn.
-    Draw,
-    /// The side to move has won.
-    Win,
-    /// The side to move has lost.
-    Loss,
-}
-
-/// Judges the fourfold-repetition rule of standard shogi on a history whose last entry is the current
-/// position: `None` when the position has not occurred four times.
-pub fn sennichite(history: &[HistoryEntry]) -> Option<Outcome> {
-    repetition_outcome(history, 4)
-}
-
-/// The repetition verdict once the current position has occurred `occurrences` times (4 for the game
-/// rule; a search may judge at 2): a draw, unless one player checked with every move of the cycle,
-/// in which case he loses. `None` when the position has occurred fewer times.
-pub fn repetition_outcome(history: &[HistoryEntry], occurrences: usize) -> Option<Outcome> {
+/// Judges a repetition of a shogi-family game: if the current position has occurred `occurrences`
+/// times, a player who checked with every move of the cycle loses; otherwise `quiet` gives the
+/// verdict (for the side to move).
+pub fn judge_repetition(
+    history: &[HistoryEntry],
+    occurrences: usize,
+    quiet: impl FnOnce(&Repetition) -> Outcome,
+) -> Option<Verdict> {
     let rep = examine(history, occurrences);
     if rep.occurrences < occurrences {
         return None;
     }
     Some(if rep.mover_checked_throughout {
-        Outcome::Win
+        Verdict {
+            outcome: Outcome::Win,
+            reason: EndReason::PerpetualCheck,
+        }
     } else if rep.side_to_move_checked_throughout {
-        Outcome::Loss
+        Verdict {
+            outcome: Outcome::Loss,
+            reason: EndReason::PerpetualCheck,
+        }
     } else {
-        Outcome::Draw
+        Verdict {
+            outcome: quiet(&rep),
+            reason: EndReason::Repetition,
+        }
     })
 }
 
@@ -101,7 +65,7 @@ impl<V: Variant> Board<V> {
 
     /// True when the side to move may declare a win under `rule`: king in the enemy camp and not in
     /// check, at least 10 other pieces in the camp, and enough points.
-    pub fn can_declare(&self, rule: EnteringKingRule) -> bool {
+    pub fn declaration_allowed(&self, rule: EnteringKingRule) -> bool {
         let us = self.side_to_move();
         let needed = match (rule, us) {
             (EnteringKingRule::NoEnteringKing, _) => return false,
