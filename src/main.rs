@@ -12,6 +12,7 @@ use tsubame::core::perft::perft;
 use tsubame::games::minishogi::Minishogi;
 use tsubame::games::nana::Nana;
 use tsubame::games::shogi::Shogi;
+use tsubame::selfplay::{MatchConfig, Player, run_match};
 use tsubame::usi;
 
 #[derive(Parser)]
@@ -48,6 +49,37 @@ enum Command {
         /// (minishogi goes one deeper).
         #[arg(long)]
         depth: Option<u32>,
+    },
+    /// Plays this engine against itself in-process with two configurations (A and B), e.g. two
+    /// threads against one, or the full search against plain alpha-beta.
+    Selfplay {
+        /// The game: shogi, minishogi or nanashogi.
+        #[arg(long, default_value = "minishogi")]
+        variant: String,
+        /// Number of games (openings are played twice, colours swapped).
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        /// Milliseconds per move.
+        #[arg(long, default_value_t = 100)]
+        movetime: u64,
+        /// Random opening plies.
+        #[arg(long, default_value_t = 4)]
+        opening_plies: usize,
+        /// Threads of player A.
+        #[arg(long, default_value_t = 1)]
+        threads_a: usize,
+        /// Threads of player B.
+        #[arg(long, default_value_t = 1)]
+        threads_b: usize,
+        /// Player A searches plain alpha-beta (no selective search).
+        #[arg(long)]
+        plain_a: bool,
+        /// Player B searches plain alpha-beta (no selective search).
+        #[arg(long)]
+        plain_b: bool,
+        /// Seed of the random openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Shows a position and the engine's best line as it thinks, in plain words.
     Analyse {
@@ -125,6 +157,49 @@ fn run(command: Option<Command>) -> Result<(), String> {
             }
             other => Err(format!("unknown benchmark '{other}' (search, perft)")),
         },
+        Some(Command::Selfplay {
+            variant,
+            games,
+            movetime,
+            opening_plies,
+            threads_a,
+            threads_b,
+            plain_a,
+            plain_b,
+            seed,
+        }) => {
+            let a = Player {
+                threads: threads_a,
+                pruning: !plain_a,
+            };
+            let b = Player {
+                threads: threads_b,
+                pruning: !plain_b,
+            };
+            let cfg = MatchConfig {
+                games,
+                movetime,
+                opening_plies,
+                max_plies: 400,
+                seed,
+            };
+            let say = |l: &str| println!("{l}");
+            let score = match variant.to_ascii_lowercase().as_str() {
+                "shogi" => run_match::<Shogi>(a, b, &cfg, &say),
+                "minishogi" => run_match::<Minishogi>(a, b, &cfg, &say),
+                "nanashogi" | "nana" => run_match::<Nana>(a, b, &cfg, &say),
+                other => return Err(format!("unknown variant '{other}'")),
+            };
+            println!(
+                "A ({a:?}) vs B ({b:?}): +{} ={} -{}, {:.1}% for A, {:+.0} Elo",
+                score.wins,
+                score.draws,
+                score.losses,
+                100.0 * score.fraction(),
+                score.elo()
+            );
+            Ok(())
+        }
         Some(Command::Analyse {
             variant,
             sfen,
