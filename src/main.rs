@@ -40,11 +40,18 @@ enum Command {
         depth: u32,
     },
     /// Benchmarks: `search` (default) is the fixed-depth search whose node count signs a build;
-    /// `perft` times bulk-counted perft from the start positions.
+    /// `perft` times bulk-counted perft from the start positions; `smp` compares nodes/s with one
+    /// and with `--threads` threads.
     Bench {
-        /// What to measure: search or perft.
+        /// What to measure: search, perft or smp.
         #[arg(default_value = "search")]
         what: String,
+        /// Threads for `smp`.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Milliseconds per position for `smp`.
+        #[arg(long, default_value_t = 3000)]
+        ms: u64,
         /// Depth: search depth for shogi (minishogi goes two deeper), or perft depth for shogi
         /// (minishogi goes one deeper).
         #[arg(long)]
@@ -143,7 +150,16 @@ fn run(command: Option<Command>) -> Result<(), String> {
             "nanashogi" | "nana" => perft_command::<Nana>(sfen.as_deref(), depth),
             other => Err(format!("unknown variant '{other}'")),
         },
-        Some(Command::Bench { what, depth }) => match what.as_str() {
+        Some(Command::Bench {
+            what,
+            depth,
+            threads,
+            ms,
+        }) => match what.as_str() {
+            "smp" => {
+                tsubame::bench::smp(threads, ms, &|l: &str| println!("{l}"));
+                Ok(())
+            }
             "perft" => {
                 let d = depth.unwrap_or(6);
                 bench_perft::<Shogi>(d);
@@ -155,7 +171,7 @@ fn run(command: Option<Command>) -> Result<(), String> {
                 tsubame::bench::run(depth.map(|d| d as i32), &|l: &str| println!("{l}"));
                 Ok(())
             }
-            other => Err(format!("unknown benchmark '{other}' (search, perft)")),
+            other => Err(format!("unknown benchmark '{other}' (search, perft, smp)")),
         },
         Some(Command::Selfplay {
             variant,
