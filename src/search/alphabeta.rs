@@ -57,6 +57,10 @@ impl<G: SearchGame> Worker<'_, G> {
         if let Some(v) = self.repetition_value(pos, ply) {
             return v;
         }
+        let limit = self.setup.rules.max_moves_to_draw as usize;
+        if limit > 0 && self.path.len() > limit {
+            return super::value::DRAW;
+        }
         if ply >= MAX_PLY - 4 {
             return if in_check { 0 } else { pos.evaluate() };
         }
