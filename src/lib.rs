@@ -6,4 +6,5 @@
 pub mod core;
 pub mod error;
 pub mod games;
+pub mod mate;
 pub mod usi;

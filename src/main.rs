@@ -12,6 +12,8 @@ use tsubame::games::minishogi::Minishogi;
 use tsubame::games::shogi::Shogi;
 use tsubame::usi;
 
+mod mate_cli;
+
 #[derive(Parser)]
 #[command(
     name = "tsubame",
@@ -35,6 +37,25 @@ enum Command {
         sfen: Option<String>,
         /// Depth in plies.
         depth: u32,
+    },
+    /// Benchmarks; `tsubame bench perft` times bulk-counted perft from the start positions.
+    /// Solves a tsume problem (the side to move mates) or a whole TSV suite.
+    Mate {
+        /// The game: shogi or minishogi.
+        #[arg(long, default_value = "shogi")]
+        variant: String,
+        /// Time limit per problem in milliseconds (default: none; 10000 for a suite).
+        #[arg(long)]
+        time: Option<u64>,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 256)]
+        hash: usize,
+        /// A TSV suite (sfen, plies, convention, …), as in engine-tests/data/tsume-*.tsv.
+        #[arg(long)]
+        file: Option<String>,
+        /// The position as SFEN (its words may be given unquoted).
+        #[arg(trailing_var_arg = true)]
+        sfen: Vec<String>,
     },
     /// Benchmarks; `tsubame bench perft` times bulk-counted perft from the start positions.
     Bench {
@@ -95,6 +116,25 @@ fn main() -> ExitCode {
             "minishogi" => perft_command::<Minishogi>(sfen.as_deref(), depth),
             other => Err(format!("unknown variant '{other}'")),
         },
+        Some(Command::Mate {
+            variant,
+            time,
+            hash,
+            file,
+            sfen,
+        }) => {
+            let args = mate_cli::Args {
+                time,
+                hash,
+                file,
+                sfen: sfen.join(" "),
+            };
+            match variant.to_ascii_lowercase().as_str() {
+                "shogi" => mate_cli::run::<Shogi>(&args),
+                "minishogi" => mate_cli::run::<Minishogi>(&args),
+                other => Err(format!("unknown variant '{other}'")),
+            }
+        }
         Some(Command::Bench { what, depth }) => match what.as_str() {
             "perft" => {
                 bench_perft::<Shogi>(depth);

@@ -104,6 +104,39 @@ impl<V: Variant> Board<V> {
         self.drop_moves(sink, drop_target);
     }
 
+    /// Appends the legal moves that give check to the enemy king (all of none when he has no king).
+    pub(super) fn generate_checks(&self, list: &mut MoveList) {
+        let Some(ek) = self.kings[!self.side] else {
+            return;
+        };
+        let t = V::tables();
+        let us = self.side;
+        let occ = self.occupied();
+        let mut all = MoveList::new();
+        self.generate(&mut all);
+        for &mv in &all {
+            let to = mv.to();
+            let gives = if mv.is_drop() {
+                let kind = Kind::from_code(mv.drop_piece());
+                t.attacks(kind, us, to, occ).has(ek)
+            } else {
+                let from = mv.from();
+                let kind = self.piece_at(from).kind();
+                let kind = if mv.is_promotion() {
+                    kind.promoted()
+                } else {
+                    kind
+                };
+                let after = occ.without(from).with(to);
+                t.attacks(kind, us, to, after).has(ek)
+                    || (self.attackers_to(ek, us, after).without(from)).any()
+            };
+            if gives {
+                list.push(mv);
+            }
+        }
+    }
+
     /// Pieces of `us` pinned to the king on `ksq`, with the line each may move along.
     fn pins(&self, us: Color, ksq: Square, occ: Bitboard) -> (Bitboard, Pins) {
         let t = V::tables();

@@ -492,6 +492,35 @@ impl<V: Variant> Position for Board<V> {
         n
     }
 
+    fn checking_moves(&self, list: &mut MoveList) {
+        self.generate_checks(list);
+    }
+
+    fn board_key(&self) -> u64 {
+        let mut key = self.key;
+        for c in Color::ALL {
+            for k in Kind::HAND {
+                for n in 1..=self.hands[c].count(k) as usize {
+                    key ^= ZOBRIST.hand[c.index()][k.index()][n];
+                }
+            }
+        }
+        key
+    }
+
+    fn packed_hand(&self, color: Color) -> u64 {
+        u64::from_le_bytes(self.hands[color].0)
+    }
+
+    fn has_king(&self, color: Color) -> bool {
+        self.kings[color].is_some()
+    }
+
+    fn opponent_in_check(&self) -> bool {
+        self.kings[!self.side]
+            .is_some_and(|k| self.attackers_to(k, self.side, self.occupied()).any())
+    }
+
     fn play(&mut self, mv: Move) {
         let us = self.side;
         let to = mv.to();
