@@ -194,6 +194,11 @@ fn solve_inner<P: Position>(
         return report(&mut s, MateResult::Timeout, false);
     }
     let mut best = look.proof_len;
+    log::debug!(
+        "phase 1: mate in {best}, {} nodes, {:?}",
+        s.nodes,
+        start.elapsed()
+    );
 
     // Phase 2: shorten until the length is proven minimal.
     let mut exact = false;
@@ -203,6 +208,15 @@ fn solve_inner<P: Position>(
             break;
         }
         let l = s.search(pos, true, best - 2);
+        log::debug!(
+            "phase 2: bound {}: pn {} dn {} len {}, {} nodes, {:?}",
+            best - 2,
+            l.pn,
+            l.dn,
+            l.proof_len,
+            s.nodes,
+            start.elapsed()
+        );
         if l.pn == 0 {
             best = best.min(l.proof_len);
         } else if l.dn == 0 {
@@ -218,7 +232,13 @@ fn solve_inner<P: Position>(
         s.aborted = false;
         let mut memo = HashMap::new();
         let mut budget = 4000u32;
-        if let Some((_, line)) = exact_line(&mut s, pos, true, best, &mut memo, &mut budget)
+        let r = exact_line(&mut s, pos, true, best, &mut memo, &mut budget);
+        log::debug!(
+            "phase 3: {} nodes, {:?}, budget left {budget}",
+            s.nodes,
+            start.elapsed()
+        );
+        if let Some((_, line)) = r
             && replay_is_mate(pos, &line)
         {
             return report(&mut s, MateResult::Mate(line), true);
