@@ -46,7 +46,7 @@ fn check_line<P: Position>(pos: &P, line: &[Move]) -> Result<(), String> {
             ));
         }
     }
-    if line.len() % 2 == 0 {
+    if line.len().is_multiple_of(2) {
         return Err(format!("even length {}", line.len()));
     }
     if p.count_legal_moves() != 0 {
