@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::MateInfo;
-use super::table::{INF, Look, NO_LEN, Table, bytewise, hand_max, hand_min};
+use super::table::{INF, Look, NO_LEN, NO_REP, Table, bytewise, hand_max, hand_min};
 use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::moves::{Move, MoveList};
@@ -195,6 +195,11 @@ impl<'a, P: Position> Search<'a, P> {
         self.filter[(key & 0xffff) as usize] > 0 && self.path.contains(&key)
     }
 
+    /// The index on the path of the position `key` (known to be on it).
+    fn path_index(&self, key: u64) -> u16 {
+        self.path.iter().position(|&k| k == key).unwrap_or(0) as u16
+    }
+
     fn push_path(&mut self, key: u64) {
         self.path.push(key);
         self.filter[(key & 0xffff) as usize] += 1;
@@ -223,7 +228,7 @@ impl<'a, P: Position> Search<'a, P> {
             let board = child.board_key();
             let hand = self.hand(&child);
             let look = if self.on_path(key) {
-                Look::disproven(DMAX, hand, true)
+                Look::disproven(DMAX, hand, self.path_index(key))
             } else if let Some((l, _)) = self.tt.lookup(board, hand, cd, mix(path, key)) {
                 l
             } else if or {
@@ -233,12 +238,12 @@ impl<'a, P: Position> Search<'a, P> {
                     self.tt.store(board, hand, cd, &l, 0, 1, Move::NONE);
                     l
                 } else if cd < 2 {
-                    Look::disproven(1, ALL_HANDS, false)
+                    Look::disproven(1, ALL_HANDS, NO_REP)
                 } else {
                     Look::unknown(n as u32, 1)
                 }
             } else if cd == 0 {
-                Look::disproven(0, ALL_HANDS, false)
+                Look::disproven(0, ALL_HANDS, NO_REP)
             } else {
                 Look::unknown(1, 1)
             };
@@ -283,7 +288,7 @@ impl<'a, P: Position> Search<'a, P> {
             let mut proof: Option<(u16, u64)> = None;
             let mut dis_len = NO_LEN;
             let mut dis_hand = ALL_HANDS;
-            let mut rep = false;
+            let mut rep = NO_REP;
             for (i, c) in children.iter().enumerate() {
                 let l = &c.look;
                 if l.pn == 0 {
@@ -306,7 +311,7 @@ impl<'a, P: Position> Search<'a, P> {
                         |a, b| a.saturating_sub(b),
                     );
                     dis_hand = hand_min(dis_hand, h);
-                    rep |= l.rep;
+                    rep = rep.min(l.rep);
                 } else {
                     unsolved += 1;
                     other_max = other_max.max(l.dn);
@@ -333,7 +338,7 @@ impl<'a, P: Position> Search<'a, P> {
         } else {
             let mut proof_len = 0u16;
             let mut proof_hand = 0u64;
-            let mut dis: Option<(u16, u64, bool, usize)> = None;
+            let mut dis: Option<(u16, u64, u16, usize)> = None;
             for (i, c) in children.iter().enumerate() {
                 let l = &c.look;
                 if l.pn == 0 {
@@ -342,7 +347,7 @@ impl<'a, P: Position> Search<'a, P> {
                 } else if l.dn == 0 {
                     let better = match dis {
                         None => true,
-                        Some((len, _, r, _)) => (r && !l.rep) || (r == l.rep && l.dis_len > len),
+                        Some((len, _, r, _)) => l.rep > r || (r == l.rep && l.dis_len > len),
                     };
                     if better {
                         dis = Some((l.dis_len, l.hand, l.rep, i));
@@ -395,13 +400,13 @@ impl<'a, P: Position> Search<'a, P> {
             return Look::unknown(1, 1);
         }
         if or && d == 0 {
-            return Look::disproven(0, ALL_HANDS, false);
+            return Look::disproven(0, ALL_HANDS, NO_REP);
         }
         if !or && d < 2 {
             return if pos.count_legal_moves() == 0 {
                 Look::proven(0, self.mate_hand(pos))
             } else {
-                Look::disproven(1, ALL_HANDS, false)
+                Look::disproven(1, ALL_HANDS, NO_REP)
             };
         }
         let board = pos.board_key();
@@ -416,7 +421,7 @@ impl<'a, P: Position> Search<'a, P> {
                 Look::disproven(
                     DMAX,
                     bytewise(ALL_HANDS, hand, |a, b| if b == 0 { 0 } else { a }),
-                    false,
+                    NO_REP,
                 )
             } else {
                 Look::proven(0, self.mate_hand(pos))
@@ -456,6 +461,11 @@ impl<'a, P: Position> Search<'a, P> {
         }
         self.pop_path();
         self.arena.truncate(start);
+        // A repetition of this node itself (or of a position below it) does not depend on how the
+        // node was reached: a mate through a cycle back here could skip the cycle.
+        if look.dn == 0 && look.rep != NO_REP && look.rep as usize >= self.path.len() {
+            look.rep = NO_REP;
+        }
         if !self.aborted || look.pn == 0 || look.dn == 0 {
             self.tt.store(
                 board,

@@ -231,7 +231,7 @@ fn solve_inner<P: Position>(
     if exact {
         s.aborted = false;
         let mut memo = HashMap::new();
-        let mut budget = 4000u32;
+        let mut budget = 300u32;
         let r = exact_line(&mut s, pos, true, best, &mut memo, &mut budget);
         log::debug!(
             "phase 3: {} nodes, {:?}, budget left {budget}",
@@ -277,11 +277,20 @@ fn provable<P: Position>(s: &mut Search<P>, pos: &P, or: bool, d: u16) -> Option
         if l.pn == 0 {
             return Some(true);
         }
-        if l.dn == 0 && !l.rep {
+        if l.dn == 0 && l.rep == table::NO_REP {
             return Some(false);
         }
     }
+    let before = s.nodes;
     let l = s.search(pos, or, d);
+    if s.nodes - before > 20_000 {
+        log::debug!(
+            "provable(or {or}, d {d}): pn {} dn {} after {} nodes",
+            l.pn,
+            l.dn,
+            s.nodes - before
+        );
+    }
     if l.pn == 0 {
         Some(true)
     } else if l.dn == 0 {
@@ -318,14 +327,50 @@ fn exact_line<P: Position>(
     } else {
         pos.legal_moves(&mut list);
     }
-    let mut candidates: Vec<(Move, P)> = Vec::new();
+    // Order by the mate lengths the table knows (upper bounds): the attacker's shortest first, the
+    // defender's longest first; children known to mate faster than `len − 3` are no defence.
+    let mut children: Vec<(Move, P, u16)> = Vec::with_capacity(list.len());
     for &mv in &list {
         let mut child = pos.clone();
         child.play(mv);
-        let keep = if or {
-            provable(s, &child, false, len - 1)?
+        let known = s
+            .lookup_root(&child, len - 1)
+            .filter(|l| l.pn == 0)
+            .map_or(NO_LEN, |l| l.proof_len);
+        if !or && len >= 4 && known <= len - 3 {
+            continue;
+        }
+        children.push((mv, child, known));
+    }
+    if or {
+        children.sort_by_key(|c| c.2);
+    } else {
+        children.sort_by_key(|c| std::cmp::Reverse(c.2));
+    }
+    // The first candidate is always taken; further ones (ties, for the fewest pieces left in hand)
+    // only while the budget lasts.
+    let mut candidates: Vec<(Move, P)> = Vec::new();
+    for (mv, child, _) in children {
+        if !candidates.is_empty() {
+            if *budget == 0 {
+                break;
+            }
+            *budget -= 1;
+        }
+        let keep = if candidates.is_empty() {
+            if or {
+                provable(s, &child, false, len - 1)?
+            } else if len >= 4 {
+                !provable(s, &child, true, len - 3)?
+            } else {
+                true
+            }
+        } else if or {
+            // Ties are looked for among what the table already knows, without new searches.
+            s.lookup_root(&child, len - 1).is_some_and(|l| l.pn == 0)
         } else if len >= 4 {
-            !provable(s, &child, true, len - 3)?
+            s.lookup_root(&child, len - 3)
+                .is_some_and(|l| l.dn == 0 && l.rep == table::NO_REP)
         } else {
             true
         };
@@ -335,10 +380,6 @@ fn exact_line<P: Position>(
     }
     let mut best: Option<(u32, Vec<Move>)> = None;
     for (mv, child) in candidates {
-        if *budget == 0 && best.is_some() {
-            break;
-        }
-        *budget = budget.saturating_sub(1);
         if let Some((left, rest)) = exact_line(s, &child, !or, len - 1, memo, budget)
             && best.as_ref().is_none_or(|(b, _)| left < *b)
         {

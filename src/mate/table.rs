@@ -15,6 +15,8 @@ use crate::core::moves::Move;
 pub const INF: u32 = 1 << 30;
 /// No proof length known.
 pub const NO_LEN: u16 = u16::MAX;
+/// A disproof that does not depend on the path.
+pub const NO_REP: u16 = u16::MAX;
 
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
@@ -67,8 +69,9 @@ pub struct Look {
     /// When proven: the attacker's hand that suffices; when disproven: the largest hand for which
     /// the disproof holds.
     pub hand: u64,
-    /// The disproof depends on a repetition on the current path.
-    pub rep: bool,
+    /// When the disproof depends on a repetition on the current path: the path index (plies from
+    /// the search root) of the earliest repeated position; [`NO_REP`] otherwise.
+    pub rep: u16,
 }
 
 impl Look {
@@ -80,7 +83,7 @@ impl Look {
             proof_len: NO_LEN,
             dis_len: 0,
             hand: 0,
-            rep: false,
+            rep: NO_REP,
         }
     }
 
@@ -92,12 +95,12 @@ impl Look {
             proof_len: len,
             dis_len: 0,
             hand,
-            rep: false,
+            rep: NO_REP,
         }
     }
 
     /// Disproven: no mate within `len` plies for attacker hands within `hand`.
-    pub const fn disproven(len: u16, hand: u64, rep: bool) -> Look {
+    pub const fn disproven(len: u16, hand: u64, rep: u16) -> Look {
         Look {
             pn: INF,
             dn: 0,
@@ -123,6 +126,7 @@ struct Entry {
     proof_len: u16,
     dis_len: u16,
     rep_len: u16,
+    rep_ply: u16,
     best: u16,
 }
 
@@ -185,7 +189,7 @@ impl Table {
                 proof = Some(Look::proven(e.proof_len, e.hand));
             }
             if e.dis_len >= d && e.dis_len > 0 && hand_ge(e.hand, hand) && dis.is_none() {
-                dis = Some(Look::disproven(e.dis_len, e.hand, false));
+                dis = Some(Look::disproven(e.dis_len, e.hand, NO_REP));
             }
             if e.hand == hand {
                 exact = Some(e);
@@ -201,7 +205,7 @@ impl Table {
         let e = exact?;
         if e.path != 0 {
             if e.path == path && d <= e.rep_len {
-                return Some((Look::disproven(e.rep_len, hand, true), best));
+                return Some((Look::disproven(e.rep_len, hand, e.rep_ply), best));
             }
             return Some((Look::unknown(1, 1), best));
         }
@@ -237,7 +241,7 @@ impl Table {
             e.path = 0;
             e.amount = e.amount.max(amount);
             e.best = best.0;
-        } else if look.dn == 0 && !look.rep {
+        } else if look.dn == 0 && look.rep == NO_REP {
             let e = self.slot(board, look.hand);
             e.dis_len = e.dis_len.max(look.dis_len);
             if e.proof_len == NO_LEN {
@@ -250,6 +254,7 @@ impl Table {
             let e = self.slot(board, hand);
             e.path = path | 1;
             e.rep_len = look.dis_len.max(d);
+            e.rep_ply = look.rep;
             e.pn = INF;
             e.dn = 0;
             e.amount = e.amount.max(amount);

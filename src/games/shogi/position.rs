@@ -12,8 +12,23 @@ use crate::core::moves::{Move, MoveList};
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::{RuleOptions, Verdict};
 use crate::core::square::{MAX_SQUARES, Square};
-use crate::core::zobrist::ZOBRIST;
+use crate::core::zobrist::{MAX_HAND_COUNT, ZOBRIST};
 use crate::error::{MoveError, SfenError};
+
+/// `HAND_KEYS[color][kind][n]`: the hash contribution of holding `n` pieces of `kind` (the XOR of
+/// the Zobrist hand keys of counts 1 to `n`).
+static HAND_KEYS: std::sync::LazyLock<Box<[[[u64; MAX_HAND_COUNT + 1]; 8]; 2]>> =
+    std::sync::LazyLock::new(|| {
+        let mut t = Box::new([[[0u64; MAX_HAND_COUNT + 1]; 8]; 2]);
+        for c in 0..2 {
+            for k in 0..8 {
+                for n in 1..=MAX_HAND_COUNT {
+                    t[c][k][n] = t[c][k][n - 1] ^ ZOBRIST.hand[c][k][n];
+                }
+            }
+        }
+        t
+    });
 
 /// A position of a shogi-family game `V`.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -497,12 +512,11 @@ impl<V: Variant> Position for Board<V> {
     }
 
     fn board_key(&self) -> u64 {
+        let cum = &*HAND_KEYS;
         let mut key = self.key;
         for c in Color::ALL {
             for k in Kind::HAND {
-                for n in 1..=self.hands[c].count(k) as usize {
-                    key ^= ZOBRIST.hand[c.index()][k.index()][n];
-                }
+                key ^= cum[c.index()][k.index()][self.hands[c].count(k) as usize];
             }
         }
         key
