@@ -118,6 +118,12 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
         0
     }
 
+    /// True when the side to move is in check from a distance, so that a drop could block it. The
+    /// mate solver's proof pieces use it; the default `true` is always safe.
+    fn check_is_interposable(&self) -> bool {
+        true
+    }
+
     /// True when `color` has a king on the board (the default assumes it does).
     fn has_king(&self, _color: Color) -> bool {
         true

@@ -45,6 +45,27 @@ fn sat_add(a: u32, b: u32) -> u32 {
     a.saturating_add(b).min(INF)
 }
 
+/// The first proof number of a position after a check: its number of legal replies, where drops
+/// onto one square count once (interpositions are mostly futile and alike).
+fn evasion_estimate<P: Position>(pos: &P) -> usize {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let mut squares = 0u128;
+    let mut n = 0;
+    for mv in &list {
+        if mv.is_drop() {
+            let bit = 1u128 << (mv.to().0 & 127);
+            if squares & bit == 0 {
+                squares |= bit;
+                n += 1;
+            }
+        } else {
+            n += 1;
+        }
+    }
+    n
+}
+
 /// One child of a node being searched, kept in the shared arena while its parent is expanded.
 #[derive(Clone, Copy)]
 struct Child {
@@ -186,6 +207,9 @@ impl<'a, P: Position> Search<'a, P> {
     /// The proof hand of a position where the defender has no legal move: the attacker must keep the
     /// pieces of the kinds the defender lacks (else the defender would hold some and could drop).
     fn mate_hand(&self, pos: &P) -> u64 {
+        if !pos.check_is_interposable() {
+            return 0;
+        }
         let def = pos.packed_hand(!self.attacker);
         let att = pos.packed_hand(self.attacker);
         bytewise(att, def, |a, d| if d == 0 { a } else { 0 })
@@ -232,7 +256,7 @@ impl<'a, P: Position> Search<'a, P> {
             } else if let Some((l, _)) = self.tt.lookup(board, hand, cd, mix(path, key)) {
                 l
             } else if or {
-                let n = child.count_legal_moves();
+                let n = evasion_estimate(&child);
                 if n == 0 {
                     let l = Look::proven(0, self.mate_hand(&child));
                     self.tt.store(board, hand, cd, &l, 0, 1, Move::NONE);
@@ -267,6 +291,7 @@ impl<'a, P: Position> Search<'a, P> {
         path: u64,
         pos_hand: u64,
         def_hand: u64,
+        interposable: bool,
     ) -> (Look, usize, u32) {
         let cd = d - 1;
         // Refresh from the table: other branches may have solved a child by transposition.
@@ -377,7 +402,11 @@ impl<'a, P: Position> Search<'a, P> {
             }
             if unsolved == 0 {
                 // The attacker must keep every piece of a kind the defender lacks.
-                let keep = bytewise(pos_hand, def_hand, |a, dd| if dd == 0 { a } else { 0 });
+                let keep = if interposable {
+                    bytewise(pos_hand, def_hand, |a, dd| if dd == 0 { a } else { 0 })
+                } else {
+                    0
+                };
                 return (
                     Look::proven(proof_len.saturating_add(1), hand_max(proof_hand, keep)),
                     usize::MAX,
@@ -412,6 +441,7 @@ impl<'a, P: Position> Search<'a, P> {
         let board = pos.board_key();
         let hand = self.hand(pos);
         let def_hand = pos.packed_hand(!self.attacker);
+        let interposable = !or && pos.check_is_interposable();
         let start_nodes = self.nodes;
         let start = self.arena.len();
         self.expand(pos, or, d, path);
@@ -433,7 +463,8 @@ impl<'a, P: Position> Search<'a, P> {
         let mut look;
         let mut best_move = Move::NONE;
         loop {
-            let (l, best, second) = self.summarize(start..end, or, d, path, hand, def_hand);
+            let (l, best, second) =
+                self.summarize(start..end, or, d, path, hand, def_hand, interposable);
             look = l;
             let best = if best == usize::MAX {
                 usize::MAX
@@ -448,7 +479,7 @@ impl<'a, P: Position> Search<'a, P> {
                 break;
             }
             let c = self.arena[best];
-            let eps = |x: u32| sat_add(x, 1 + x / 4);
+            let eps = |x: u32| sat_add(x, 1 + x / 2);
             let (cth_pn, cth_dn) = if or {
                 (th_pn.min(eps(second)), sat_add(th_dn - look.dn, c.look.dn))
             } else {

@@ -526,6 +526,13 @@ impl<V: Variant> Position for Board<V> {
         u64::from_le_bytes(self.hands[color].0)
     }
 
+    fn check_is_interposable(&self) -> bool {
+        let (Some(k), false) = (self.kings[self.side], self.checkers.more_than_one()) else {
+            return false;
+        };
+        self.checkers.any() && V::tables().lines.between(k, self.checkers.lsb()).any()
+    }
+
     fn has_king(&self, color: Color) -> bool {
         self.kings[color].is_some()
     }
