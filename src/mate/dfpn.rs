@@ -66,6 +66,17 @@ fn evasion_estimate<P: Position>(pos: &P) -> usize {
     n
 }
 
+/// The hands of a node being summarized.
+#[derive(Clone, Copy)]
+struct NodeHands {
+    /// The attacker's packed hand.
+    attacker: u64,
+    /// The defender's packed hand.
+    defender: u64,
+    /// At an AND node: the check could be blocked by a drop.
+    interposable: bool,
+}
+
 /// One child of a node being searched, kept in the shared arena while its parent is expanded.
 #[derive(Clone, Copy)]
 struct Child {
@@ -289,10 +300,13 @@ impl<'a, P: Position> Search<'a, P> {
         or: bool,
         d: u16,
         path: u64,
-        pos_hand: u64,
-        def_hand: u64,
-        interposable: bool,
+        hands: NodeHands,
     ) -> (Look, usize, u32) {
+        let NodeHands {
+            attacker: pos_hand,
+            defender: def_hand,
+            interposable,
+        } = hands;
         let cd = d - 1;
         // Refresh from the table: other branches may have solved a child by transposition.
         for c in &mut self.arena[range.clone()] {
@@ -463,8 +477,17 @@ impl<'a, P: Position> Search<'a, P> {
         let mut look;
         let mut best_move = Move::NONE;
         loop {
-            let (l, best, second) =
-                self.summarize(start..end, or, d, path, hand, def_hand, interposable);
+            let (l, best, second) = self.summarize(
+                start..end,
+                or,
+                d,
+                path,
+                NodeHands {
+                    attacker: hand,
+                    defender: def_hand,
+                    interposable,
+                },
+            );
             look = l;
             let best = if best == usize::MAX {
                 usize::MAX
