@@ -32,6 +32,10 @@ pub const DMAX: u16 = 3000;
 /// A hand larger than any real one (a disproof that holds whatever the attacker holds).
 const ALL_HANDS: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 
+/// A child's search of more nodes than this may have solved its siblings by transposition: look
+/// them up again.
+const REFRESH_AFTER: u64 = 32;
+
 /// The path hash of a search root.
 const ROOT_PATH: u64 = 0x5a5a_1234_9876_0001;
 
@@ -75,6 +79,8 @@ struct NodeHands {
     defender: u64,
     /// At an AND node: the check could be blocked by a drop.
     interposable: bool,
+    /// Look the children up again (other branches may have solved some by transposition).
+    refresh: bool,
 }
 
 /// One child of a node being searched, kept in the shared arena while its parent is expanded.
@@ -306,11 +312,13 @@ impl<'a, P: Position> Search<'a, P> {
             attacker: pos_hand,
             defender: def_hand,
             interposable,
+            refresh,
         } = hands;
         let cd = d - 1;
         // Refresh from the table: other branches may have solved a child by transposition.
         for c in &mut self.arena[range.clone()] {
-            if c.look.pn != 0
+            if refresh
+                && c.look.pn != 0
                 && c.look.dn != 0
                 && let Some((l, _)) = self.tt.lookup(c.board, c.hand, cd, mix(path, c.key))
             {
@@ -476,6 +484,7 @@ impl<'a, P: Position> Search<'a, P> {
         self.push_path(pos.key());
         let mut look;
         let mut best_move = Move::NONE;
+        let mut refresh = false;
         loop {
             let (l, best, second) = self.summarize(
                 start..end,
@@ -486,6 +495,7 @@ impl<'a, P: Position> Search<'a, P> {
                     attacker: hand,
                     defender: def_hand,
                     interposable,
+                    refresh,
                 },
             );
             look = l;
@@ -510,7 +520,9 @@ impl<'a, P: Position> Search<'a, P> {
             };
             let mut next = pos.clone();
             next.play(c.mv);
+            let before = self.nodes;
             let r = self.mid(&next, !or, d - 1, cth_pn, cth_dn, mix(path, c.key));
+            refresh = self.nodes - before > REFRESH_AFTER;
             self.arena[best].look = r;
         }
         self.pop_path();
