@@ -134,7 +134,7 @@ impl<'a, P: Position> Search<'a, P> {
         Search {
             tt,
             attacker,
-            arena: Vec::with_capacity(1 << 16),
+            arena: Vec::with_capacity(1 << 14),
             path: Vec::with_capacity(DMAX as usize + 8),
             filter: vec![0; 1 << 16],
             nodes: 0,

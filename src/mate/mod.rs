@@ -3,17 +3,19 @@
 //!
 //! The attacker (the side to move) plays only checking moves, the defender every legal move
 //! (interpositions included). The game's own rules (uchifuzume, nana shogi's "no checkmate with
-//! pieces in hand") come from its legal move generation; a repetition is never a mate (perpetual
-//! check loses for the checker).
+//! pieces in hand") come from its legal move generation. A line that returns to a position already on
+//! it is never a mate for the attacker (every attacker move checks, so a cycle is a perpetual check,
+//! which loses for the checker); the solver therefore looks for mates without repeated positions.
 //!
 //! [`solve`] works in three phases:
 //! 1. an unbounded df-pn search ([`dfpn`]) proves or disproves a mate;
 //! 2. df-pn with a mate-length bound is re-run with bounds `L − 2, L − 4, …` below the best length
 //!    `L` known so far, until "no mate within `L − 2`" is proven: `L` is then exact;
 //! 3. the line is read off with the same bounded searches as oracles: the attacker plays a move that
-//!    still mates within the exact length, the defender a reply that cannot be mated faster; among
-//!    lines of equal length the one leaving the attacker the fewest pieces in hand is chosen (within a
-//!    work budget).
+//!    still mates within the exact length, the defender a reply that cannot be mated faster (the
+//!    first such move takes a search; further ties are taken from what the table already knows, within
+//!    a budget); among lines of equal length the one leaving the attacker the fewest pieces in hand is
+//!    chosen.
 //!
 //! If a limit interrupts phase 2 or 3 after a mate was proven, the best mate known is returned.
 
@@ -34,8 +36,8 @@ use table::{NO_LEN, Table, hand_total};
 pub struct MateLimits {
     /// Wall-clock limit (`None`: until solved or stopped).
     pub time: Option<Duration>,
-    /// Size of the solver's transposition table in MiB (`USI_Hash`); memory stays within it plus a
-    /// few hundred KiB of working space.
+    /// Size of the solver's transposition table in MiB (`USI_Hash`); the table never grows. Besides
+    /// it the solver uses about 1 MiB of working space (more only for lines thousands of plies deep).
     pub hash_mib: usize,
     /// Node limit (`None`: no limit).
     pub nodes: Option<u64>,
@@ -397,8 +399,15 @@ fn exact_line<P: Position>(
 
 /// A mate line from the root, known to mate within `len`, read from the table (re-searching where
 /// entries were lost): the attacker's shortest known move, the defender's longest known reply.
+/// Extraction ignores stop and time (the mate is proven) but not a cap of half a million nodes.
 fn fast_line<P: Position>(s: &mut Search<P>, pos: &P, len: u16) -> Option<Vec<Move>> {
-    s.hard_cap = Some(s.nodes + 50_000_000);
+    s.hard_cap = Some(s.nodes + 500_000);
+    let line = fast_line_inner(s, pos, len);
+    s.hard_cap = None;
+    line
+}
+
+fn fast_line_inner<P: Position>(s: &mut Search<P>, pos: &P, len: u16) -> Option<Vec<Move>> {
     let mut line = Vec::new();
     let mut p = pos.clone();
     let mut d = len;
@@ -463,6 +472,5 @@ fn fast_line<P: Position>(s: &mut Search<P>, pos: &P, len: u16) -> Option<Vec<Mo
         d = clen;
         or = !or;
     }
-    s.hard_cap = None;
     Some(line)
 }
