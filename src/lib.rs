@@ -8,6 +8,7 @@ pub mod bench;
 pub mod core;
 pub mod error;
 pub mod games;
+pub mod mate;
 pub mod search;
 pub mod selfplay;
 pub mod usi;

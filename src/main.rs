@@ -15,6 +15,8 @@ use tsubame::games::shogi::Shogi;
 use tsubame::selfplay::{MatchConfig, Player, run_match};
 use tsubame::usi;
 
+mod mate_cli;
+
 #[derive(Parser)]
 #[command(
     name = "tsubame",
@@ -38,6 +40,24 @@ enum Command {
         sfen: Option<String>,
         /// Depth in plies.
         depth: u32,
+    },
+    /// Solves a tsume problem (the side to move mates) or a whole TSV suite.
+    Mate {
+        /// The game: shogi or minishogi.
+        #[arg(long, default_value = "shogi")]
+        variant: String,
+        /// Time limit per problem in milliseconds (default: none; 10000 for a suite).
+        #[arg(long)]
+        time: Option<u64>,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 256)]
+        hash: usize,
+        /// A TSV suite (sfen, plies, convention, …), as in engine-tests/data/tsume-*.tsv.
+        #[arg(long)]
+        file: Option<String>,
+        /// The position as SFEN (its words may be given unquoted).
+        #[arg(trailing_var_arg = true)]
+        sfen: Vec<String>,
     },
     /// Benchmarks: `search` (default) is the fixed-depth search whose node count signs a build;
     /// `perft` times bulk-counted perft from the start positions; `smp` compares nodes/s with one
@@ -150,6 +170,25 @@ fn run(command: Option<Command>) -> Result<(), String> {
             "nanashogi" | "nana" => perft_command::<Nana>(sfen.as_deref(), depth),
             other => Err(format!("unknown variant '{other}'")),
         },
+        Some(Command::Mate {
+            variant,
+            time,
+            hash,
+            file,
+            sfen,
+        }) => {
+            let args = mate_cli::Args {
+                time,
+                hash,
+                file,
+                sfen: sfen.join(" "),
+            };
+            match variant.to_ascii_lowercase().as_str() {
+                "shogi" => mate_cli::run::<Shogi>(&args),
+                "minishogi" => mate_cli::run::<Minishogi>(&args),
+                other => Err(format!("unknown variant '{other}'")),
+            }
+        }
         Some(Command::Bench {
             what,
             depth,

@@ -90,6 +90,50 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
         )
     }
 
+    /// Appends the legal moves that give check (the attacker's moves in a mate search). The default
+    /// plays every legal move and keeps those after which the opponent is in check.
+    fn checking_moves(&self, list: &mut MoveList) {
+        let mut all = MoveList::new();
+        self.legal_moves(&mut all);
+        for &mv in &all {
+            let mut next = self.clone();
+            next.play(mv);
+            if next.in_check() {
+                list.push(mv);
+            }
+        }
+    }
+
+    /// The position's key without either hand (board and side to move), for the mate solver's hand
+    /// dominance. Must equal [`Position::key`] in games whose [`Position::packed_hand`] is always 0.
+    fn board_key(&self) -> u64 {
+        self.key()
+    }
+
+    /// `color`'s hand packed one byte per kind (each count below 128), for the mate solver's hand
+    /// dominance: with the same board, a player holding at least the pieces of another hand is at
+    /// least as well off. The default 0 (no dominance) suits games where that does not hold (nana
+    /// shogi: mating with pieces in hand is illegal).
+    fn packed_hand(&self, _color: Color) -> u64 {
+        0
+    }
+
+    /// True when the side to move is in check from a distance, so that a drop could block it. The
+    /// mate solver's proof pieces use it; the default `true` is always safe.
+    fn check_is_interposable(&self) -> bool {
+        true
+    }
+
+    /// True when `color` has a king on the board (the default assumes it does).
+    fn has_king(&self, _color: Color) -> bool {
+        true
+    }
+
+    /// True when the player not to move is in check (an invalid position: his king could be taken).
+    fn opponent_in_check(&self) -> bool {
+        false
+    }
+
     /// An ending particular to the game that the position alone decides (minishogi's jishogi).
     fn special_end(&self, _rules: &RuleOptions) -> Option<Verdict> {
         None

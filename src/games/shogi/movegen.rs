@@ -65,6 +65,55 @@ impl Sink for PromotionsOnly<'_> {
     fn drops(&mut self, _kind: Kind, _to: Bitboard) {}
 }
 
+/// Keeps only the moves that give check to the king on `ek`.
+struct CheckSink<'a, V: Variant> {
+    pos: &'a Board<V>,
+    ek: Square,
+    occ: Bitboard,
+    list: &'a mut MoveList,
+}
+
+impl<V: Variant> Sink for CheckSink<'_, V> {
+    #[inline(always)]
+    fn moves(&mut self, from: Square, to: Bitboard, promote: bool) {
+        if to.is_empty() {
+            return;
+        }
+        let t = V::tables();
+        let pos = self.pos;
+        let us = pos.side;
+        let kind = pos.piece_at(from).kind();
+        let kind = if promote { kind.promoted() } else { kind };
+        let vacated = self.occ.without(from);
+        // Moving off a line from the king to one of our sliders may uncover a check; such moves
+        // are tested one by one (a move along the line keeps it blocked).
+        if pos.attackers_to(self.ek, us, vacated).without(from).any() {
+            for sq in to {
+                let after = vacated.with(sq);
+                if t.attacks(kind, us, sq, after).has(self.ek)
+                    || pos.attackers_to(self.ek, us, after).without(from).any()
+                {
+                    self.list.push(Move::normal(from, sq, promote));
+                }
+            }
+            return;
+        }
+        let direct = to & t.attacks(kind, !us, self.ek, vacated);
+        for sq in direct {
+            self.list.push(Move::normal(from, sq, promote));
+        }
+    }
+
+    #[inline(always)]
+    fn drops(&mut self, kind: Kind, to: Bitboard) {
+        let t = V::tables();
+        let us = self.pos.side;
+        for sq in to & t.attacks(kind, !us, self.ek, self.occ) {
+            self.list.push(Move::drop(kind as u8, sq));
+        }
+    }
+}
+
 /// A pinned piece and the squares it may still move to (the line to its pinner, pinner included).
 type Pins = ArrayVec<(Square, Bitboard), 8>;
 
@@ -137,6 +186,20 @@ impl<V: Variant> Board<V> {
             let empty = V::tables().board & !self.occupied();
             self.generate_onto(&mut PromotionsOnly(list), empty, false);
         }
+    }
+
+    /// Appends the legal moves that give check to the enemy king (none when he has no king).
+    pub(super) fn generate_checks(&self, list: &mut MoveList) {
+        let Some(ek) = self.kings[!self.side] else {
+            return;
+        };
+        let mut sink = CheckSink {
+            pos: self,
+            ek,
+            occ: self.occupied(),
+            list,
+        };
+        self.generate(&mut sink);
     }
 
     /// Pieces of `us` pinned to the king on `ksq`, with the line each may move along.

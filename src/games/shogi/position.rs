@@ -12,8 +12,23 @@ use crate::core::moves::{Move, MoveList};
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::{RuleOptions, Verdict};
 use crate::core::square::{MAX_SQUARES, Square};
-use crate::core::zobrist::ZOBRIST;
+use crate::core::zobrist::{MAX_HAND_COUNT, ZOBRIST};
 use crate::error::{MoveError, SfenError};
+
+/// `HAND_KEYS[color][kind][n]`: the hash contribution of holding `n` pieces of `kind` (the XOR of
+/// the Zobrist hand keys of counts 1 to `n`).
+static HAND_KEYS: std::sync::LazyLock<Box<[[[u64; MAX_HAND_COUNT + 1]; 8]; 2]>> =
+    std::sync::LazyLock::new(|| {
+        let mut t = Box::new([[[0u64; MAX_HAND_COUNT + 1]; 8]; 2]);
+        for c in 0..2 {
+            for k in 0..8 {
+                for n in 1..=MAX_HAND_COUNT {
+                    t[c][k][n] = t[c][k][n - 1] ^ ZOBRIST.hand[c][k][n];
+                }
+            }
+        }
+        t
+    });
 
 /// A position of a shogi-family game `V`.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -500,6 +515,41 @@ impl<V: Variant> Position for Board<V> {
         let mut n = 0usize;
         self.generate(&mut n);
         n
+    }
+
+    fn checking_moves(&self, list: &mut MoveList) {
+        self.generate_checks(list);
+    }
+
+    fn board_key(&self) -> u64 {
+        let cum = &*HAND_KEYS;
+        let mut key = self.key;
+        for c in Color::ALL {
+            for k in Kind::HAND {
+                key ^= cum[c.index()][k.index()][self.hands[c].count(k) as usize];
+            }
+        }
+        key
+    }
+
+    fn packed_hand(&self, color: Color) -> u64 {
+        u64::from_le_bytes(self.hands[color].0)
+    }
+
+    fn check_is_interposable(&self) -> bool {
+        let (Some(k), false) = (self.kings[self.side], self.checkers.more_than_one()) else {
+            return false;
+        };
+        self.checkers.any() && V::tables().lines.between(k, self.checkers.lsb()).any()
+    }
+
+    fn has_king(&self, color: Color) -> bool {
+        self.kings[color].is_some()
+    }
+
+    fn opponent_in_check(&self) -> bool {
+        self.kings[!self.side]
+            .is_some_and(|k| self.attackers_to(k, self.side, self.occupied()).any())
     }
 
     fn play(&mut self, mv: Move) {

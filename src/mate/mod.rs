@@ -1,0 +1,476 @@
+//! The tsume (mate) solver: finds the attacker's shortest forced mate against the defender's longest
+//! resistance, for any game implementing [`Position`].
+//!
+//! The attacker (the side to move) plays only checking moves, the defender every legal move
+//! (interpositions included). The game's own rules (uchifuzume, nana shogi's "no checkmate with
+//! pieces in hand") come from its legal move generation. A line that returns to a position already on
+//! it is never a mate for the attacker (every attacker move checks, so a cycle is a perpetual check,
+//! which loses for the checker); the solver therefore looks for mates without repeated positions.
+//!
+//! [`solve`] works in three phases:
+//! 1. an unbounded df-pn search ([`dfpn`]) proves or disproves a mate;
+//! 2. df-pn with a mate-length bound is re-run with bounds `L − 2, L − 4, …` below the best length
+//!    `L` known so far, until "no mate within `L − 2`" is proven: `L` is then exact;
+//! 3. the line is read off with the same bounded searches as oracles: the attacker plays a move that
+//!    still mates within the exact length, the defender a reply that cannot be mated faster (the
+//!    first such move takes a search; further ties are taken from what the table already knows, within
+//!    a budget); among lines of equal length the one leaving the attacker the fewest pieces in hand is
+//!    chosen.
+//!
+//! If a limit interrupts phase 2 or 3 after a mate was proven, the best mate known is returned.
+
+pub mod dfpn;
+pub mod table;
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::core::game::Position;
+use crate::core::moves::{Move, MoveList};
+use dfpn::{Control, DMAX, Search};
+use table::{NO_LEN, Table, hand_total};
+
+/// The limits of one solve.
+#[derive(Clone, Debug)]
+pub struct MateLimits {
+    /// Wall-clock limit (`None`: until solved or stopped).
+    pub time: Option<Duration>,
+    /// Size of the solver's transposition table in MiB (`USI_Hash`); the table never grows. Besides
+    /// it the solver uses about 1 MiB of working space (more only for lines thousands of plies deep).
+    pub hash_mib: usize,
+    /// Node limit (`None`: no limit).
+    pub nodes: Option<u64>,
+}
+
+impl Default for MateLimits {
+    fn default() -> Self {
+        MateLimits {
+            time: None,
+            hash_mib: 64,
+            nodes: None,
+        }
+    }
+}
+
+/// A progress report, made about every half second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MateInfo {
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Milliseconds since the start.
+    pub time_ms: u64,
+    /// Table occupancy in permille.
+    pub hashfull: u32,
+}
+
+/// The answer to a mate search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateResult {
+    /// A forced mate: the moves from the root to the mate, attacker first.
+    Mate(Vec<Move>),
+    /// No forced mate exists.
+    NoMate,
+    /// A limit was reached (or stop was requested) before anything was proven.
+    Timeout,
+    /// The position is not a mate problem (the text says why); answered as no mate.
+    Error(String),
+}
+
+/// A solve's answer with its statistics.
+#[derive(Clone, Debug)]
+pub struct MateReport {
+    /// The answer.
+    pub result: MateResult,
+    /// Total nodes searched.
+    pub nodes: u64,
+    /// Wall-clock time.
+    pub time: Duration,
+    /// True when the mate's length is proven to be the shortest (phase 2 completed) and the line was
+    /// read with the exact oracles (phase 3 completed).
+    pub exact: bool,
+}
+
+/// Checks that `pos` is a mate problem: the defender has a king and is not in check.
+pub fn validate<P: Position>(pos: &P) -> Result<(), String> {
+    let attacker = pos.side_to_move();
+    if !pos.has_king(!attacker) {
+        return Err("the defender (the side not to move) has no king".into());
+    }
+    if pos.opponent_in_check() {
+        return Err(
+            "the defender is already in check (the side to move could take the king)".into(),
+        );
+    }
+    Ok(())
+}
+
+/// Solves the mate problem `pos` (the side to move attacks) within `limits`, reporting progress
+/// through `info`; `stop` set to true ends the search (with the mate if one is already proven).
+pub fn solve<P: Position>(
+    pos: &P,
+    limits: &MateLimits,
+    stop: &AtomicBool,
+    info: &mut (dyn FnMut(&MateInfo) + Send),
+) -> MateResult {
+    solve_report(pos, limits, stop, info).result
+}
+
+/// [`solve`] with node count, time and exactness.
+pub fn solve_report<P: Position>(
+    pos: &P,
+    limits: &MateLimits,
+    stop: &AtomicBool,
+    info: &mut (dyn FnMut(&MateInfo) + Send),
+) -> MateReport {
+    let start = Instant::now();
+    if let Err(e) = validate(pos) {
+        return MateReport {
+            result: MateResult::Error(e),
+            nodes: 0,
+            time: start.elapsed(),
+            exact: false,
+        };
+    }
+    // Deep lines recurse deeply: run on a thread with a generous stack.
+    let run = || solve_inner(pos, limits, stop, info, start);
+    let outcome = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("tsubame-mate".into())
+            .stack_size(512 << 20)
+            .spawn_scoped(s, run)
+            .map(|h| h.join())
+    });
+    match outcome {
+        Ok(Ok(report)) => report,
+        Ok(Err(_)) => MateReport {
+            result: MateResult::Error("internal error in the mate solver".into()),
+            nodes: 0,
+            time: start.elapsed(),
+            exact: false,
+        },
+        Err(e) => MateReport {
+            result: MateResult::Error(format!("cannot start the solver thread: {e}")),
+            nodes: 0,
+            time: start.elapsed(),
+            exact: false,
+        },
+    }
+}
+
+fn solve_inner<P: Position>(
+    pos: &P,
+    limits: &MateLimits,
+    stop: &AtomicBool,
+    info: &mut (dyn FnMut(&MateInfo) + Send),
+    start: Instant,
+) -> MateReport {
+    let ctl = Control {
+        stop,
+        start,
+        deadline: limits.time.map(|t| start + t),
+        node_limit: limits.nodes,
+        info,
+        last_info: Instant::now(),
+    };
+    let tt = Table::new(limits.hash_mib);
+    let mut s = Search::<P>::new(tt, pos.side_to_move(), ctl);
+    let report = |s: &mut Search<P>, result, exact| {
+        s.report();
+        MateReport {
+            result,
+            nodes: s.nodes,
+            time: start.elapsed(),
+            exact,
+        }
+    };
+
+    // Phase 1: is there a mate at all?
+    let look = s.search(pos, true, DMAX);
+    if look.dn == 0 {
+        return report(&mut s, MateResult::NoMate, true);
+    }
+    if look.pn != 0 {
+        return report(&mut s, MateResult::Timeout, false);
+    }
+    let mut best = look.proof_len;
+    log::debug!(
+        "phase 1: mate in {best}, {} nodes, {:?}",
+        s.nodes,
+        start.elapsed()
+    );
+
+    // Phase 2: shorten until the length is proven minimal.
+    let mut exact = false;
+    while !s.aborted {
+        if best < 3 {
+            exact = true;
+            break;
+        }
+        let l = s.search(pos, true, best - 2);
+        log::debug!(
+            "phase 2: bound {}: pn {} dn {} len {}, {} nodes, {:?}",
+            best - 2,
+            l.pn,
+            l.dn,
+            l.proof_len,
+            s.nodes,
+            start.elapsed()
+        );
+        if l.pn == 0 {
+            best = best.min(l.proof_len);
+        } else if l.dn == 0 {
+            exact = true;
+        }
+        if l.pn != 0 {
+            break;
+        }
+    }
+
+    // Phase 3: the line.
+    if exact {
+        s.aborted = false;
+        let mut memo = HashMap::new();
+        let mut budget = 300u32;
+        let r = exact_line(&mut s, pos, true, best, &mut memo, &mut budget);
+        log::debug!(
+            "phase 3: {} nodes, {:?}, budget left {budget}",
+            s.nodes,
+            start.elapsed()
+        );
+        if let Some((_, line)) = r
+            && replay_is_mate(pos, &line)
+        {
+            return report(&mut s, MateResult::Mate(line), true);
+        }
+    }
+    s.aborted = false;
+    match fast_line(&mut s, pos, best) {
+        Some(line) if replay_is_mate(pos, &line) => report(&mut s, MateResult::Mate(line), false),
+        _ => report(&mut s, MateResult::Timeout, false),
+    }
+}
+
+/// True when `line` replays legally from `pos`, every attacker move checks, and it ends in mate.
+pub fn replay_is_mate<P: Position>(pos: &P, line: &[Move]) -> bool {
+    let mut p = pos.clone();
+    for (i, &mv) in line.iter().enumerate() {
+        let mut list = MoveList::new();
+        p.legal_moves(&mut list);
+        if !list.contains(&mv) {
+            return false;
+        }
+        p.play(mv);
+        if i % 2 == 0 && !p.in_check() {
+            return false;
+        }
+    }
+    line.len() % 2 == 1 && p.count_legal_moves() == 0
+}
+
+/// Whether `pos` (OR node when `or`) mates within `d` plies; `None` when a limit interrupted.
+fn provable<P: Position>(s: &mut Search<P>, pos: &P, or: bool, d: u16) -> Option<bool> {
+    if !or && d < 2 || or && d == 0 {
+        return Some(!or && pos.count_legal_moves() == 0);
+    }
+    if let Some(l) = s.lookup_root(pos, d) {
+        if l.pn == 0 {
+            return Some(true);
+        }
+        if l.dn == 0 && l.rep == table::NO_REP {
+            return Some(false);
+        }
+    }
+    let before = s.nodes;
+    let l = s.search(pos, or, d);
+    if s.nodes - before > 20_000 {
+        log::debug!(
+            "provable(or {or}, d {d}): pn {} dn {} after {} nodes",
+            l.pn,
+            l.dn,
+            s.nodes - before
+        );
+    }
+    if l.pn == 0 {
+        Some(true)
+    } else if l.dn == 0 {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+type Memo = HashMap<(u64, u16), Option<(u32, Vec<Move>)>>;
+
+/// The exact line from `pos` whose exact mate length is `len`: `(pieces left in the attacker's
+/// hand at the end, moves)`. `None` when a limit interrupted.
+fn exact_line<P: Position>(
+    s: &mut Search<P>,
+    pos: &P,
+    or: bool,
+    len: u16,
+    memo: &mut Memo,
+    budget: &mut u32,
+) -> Option<(u32, Vec<Move>)> {
+    if !or && len == 0 {
+        return (pos.count_legal_moves() == 0).then(|| (hand_total(s.hand(pos)), Vec::new()));
+    }
+    if len == 0 {
+        return None;
+    }
+    if let Some(r) = memo.get(&(pos.key(), len)) {
+        return r.clone();
+    }
+    let mut list = MoveList::new();
+    if or {
+        pos.checking_moves(&mut list);
+    } else {
+        pos.legal_moves(&mut list);
+    }
+    // Order by the mate lengths the table knows (upper bounds): the attacker's shortest first, the
+    // defender's longest first; children known to mate faster than `len − 3` are no defence.
+    let mut children: Vec<(Move, P, u16)> = Vec::with_capacity(list.len());
+    for &mv in &list {
+        let mut child = pos.clone();
+        child.play(mv);
+        let known = s
+            .lookup_root(&child, len - 1)
+            .filter(|l| l.pn == 0)
+            .map_or(NO_LEN, |l| l.proof_len);
+        if !or && len >= 4 && known <= len - 3 {
+            continue;
+        }
+        children.push((mv, child, known));
+    }
+    if or {
+        children.sort_by_key(|c| c.2);
+    } else {
+        children.sort_by_key(|c| std::cmp::Reverse(c.2));
+    }
+    // The first candidate is always taken; further ones (ties, for the fewest pieces left in hand)
+    // only while the budget lasts.
+    let mut candidates: Vec<(Move, P)> = Vec::new();
+    for (mv, child, _) in children {
+        if !candidates.is_empty() {
+            if *budget == 0 {
+                break;
+            }
+            *budget -= 1;
+        }
+        let keep = if candidates.is_empty() {
+            if or {
+                provable(s, &child, false, len - 1)?
+            } else if len >= 4 {
+                !provable(s, &child, true, len - 3)?
+            } else {
+                true
+            }
+        } else if or {
+            // Ties are looked for among what the table already knows, without new searches.
+            s.lookup_root(&child, len - 1).is_some_and(|l| l.pn == 0)
+        } else if len >= 4 {
+            s.lookup_root(&child, len - 3)
+                .is_some_and(|l| l.dn == 0 && l.rep == table::NO_REP)
+        } else {
+            true
+        };
+        if keep {
+            candidates.push((mv, child));
+        }
+    }
+    let mut best: Option<(u32, Vec<Move>)> = None;
+    for (mv, child) in candidates {
+        if let Some((left, rest)) = exact_line(s, &child, !or, len - 1, memo, budget)
+            && best.as_ref().is_none_or(|(b, _)| left < *b)
+        {
+            let mut line = vec![mv];
+            line.extend(rest);
+            best = Some((left, line));
+        }
+        if s.limits_reached() {
+            break;
+        }
+    }
+    memo.insert((pos.key(), len), best.clone());
+    best
+}
+
+/// A mate line from the root, known to mate within `len`, read from the table (re-searching where
+/// entries were lost): the attacker's shortest known move, the defender's longest known reply.
+/// Extraction ignores stop and time (the mate is proven) but not a cap of half a million nodes.
+fn fast_line<P: Position>(s: &mut Search<P>, pos: &P, len: u16) -> Option<Vec<Move>> {
+    s.hard_cap = Some(s.nodes + 500_000);
+    let line = fast_line_inner(s, pos, len);
+    s.hard_cap = None;
+    line
+}
+
+fn fast_line_inner<P: Position>(s: &mut Search<P>, pos: &P, len: u16) -> Option<Vec<Move>> {
+    let mut line = Vec::new();
+    let mut p = pos.clone();
+    let mut d = len;
+    let mut or = true;
+    loop {
+        let mut list = MoveList::new();
+        if or {
+            p.checking_moves(&mut list);
+        } else {
+            p.legal_moves(&mut list);
+        }
+        if !or && list.is_empty() {
+            break;
+        }
+        if d == 0 {
+            return None;
+        }
+        let mut choice: Option<(Move, u16)> = None;
+        for pass in 0..2 {
+            for &mv in &list {
+                let mut child = p.clone();
+                child.play(mv);
+                let known = s.lookup_root(&child, d - 1).filter(|l| l.pn == 0);
+                let l = match known {
+                    Some(l) => Some(l),
+                    None if pass == 1 || !or => {
+                        let l = s.search(&child, !or, d - 1);
+                        (l.pn == 0).then_some(l)
+                    }
+                    None => None,
+                };
+                let Some(l) = l else {
+                    if !or {
+                        return None;
+                    }
+                    continue;
+                };
+                let better = match choice {
+                    None => true,
+                    Some((_, c)) => {
+                        if or {
+                            l.proof_len < c
+                        } else {
+                            l.proof_len > c
+                        }
+                    }
+                };
+                if better {
+                    choice = Some((mv, l.proof_len));
+                }
+            }
+            if choice.is_some() || !or {
+                break;
+            }
+        }
+        let (mv, clen) = choice?;
+        if clen == NO_LEN || clen >= d {
+            return None;
+        }
+        line.push(mv);
+        p.play(mv);
+        d = clen;
+        or = !or;
+    }
+    Some(line)
+}

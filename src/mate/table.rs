@@ -1,0 +1,326 @@
+//! The mate solver's transposition table: a fixed number of buckets, allocated once, indexed by the
+//! position's board key (hands left out) so that entries differing only in the attacker's hand sit in
+//! the same bucket and hand dominance can be checked there.
+//!
+//! An entry is keyed by (board key, attacker's packed hand). It holds the working proof and disproof
+//! numbers of that exact position, and two solved facts that also apply to dominated hands:
+//! "mate within `proof_len` plies" (for every attacker hand containing the entry's hand) and
+//! "no mate within `dis_len` plies" (for every attacker hand contained in it). A disproof that depends
+//! on a repetition on the current path is stored only with a hash of that path and is used for
+//! nothing else.
+
+use crate::core::moves::Move;
+
+/// Proof or disproof number "infinity".
+pub const INF: u32 = 1 << 30;
+/// No proof length known.
+pub const NO_LEN: u16 = u16::MAX;
+/// A disproof that does not depend on the path.
+pub const NO_REP: u16 = u16::MAX;
+
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// True when hand `a` holds at least the pieces of hand `b` (every byte count of `a` ≥ that of `b`).
+#[inline(always)]
+pub fn hand_ge(a: u64, b: u64) -> bool {
+    ((a | HIGH).wrapping_sub(b & !HIGH)) & HIGH == HIGH
+}
+
+/// Per kind, the larger count.
+#[inline]
+pub fn hand_max(a: u64, b: u64) -> u64 {
+    bytewise(a, b, |x, y| x.max(y))
+}
+
+/// Per kind, the smaller count.
+#[inline]
+pub fn hand_min(a: u64, b: u64) -> u64 {
+    bytewise(a, b, |x, y| x.min(y))
+}
+
+/// Total pieces of a packed hand.
+#[inline]
+pub fn hand_total(a: u64) -> u32 {
+    a.to_le_bytes().iter().map(|&c| c as u32).sum()
+}
+
+/// Applies `f` to each pair of byte counts.
+#[inline]
+pub fn bytewise(a: u64, b: u64, f: impl Fn(u8, u8) -> u8) -> u64 {
+    let (a, b) = (a.to_le_bytes(), b.to_le_bytes());
+    let mut r = [0u8; 8];
+    for i in 0..8 {
+        r[i] = f(a[i], b[i]);
+    }
+    u64::from_le_bytes(r)
+}
+
+/// What the table knows about a position for a search allowing `d` more plies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Look {
+    /// Proof number (0: proven within the bound).
+    pub pn: u32,
+    /// Disproof number (0: disproven within the bound).
+    pub dn: u32,
+    /// When proven: the length of a known mate.
+    pub proof_len: u16,
+    /// When disproven: no mate exists within this many plies.
+    pub dis_len: u16,
+    /// When proven: the attacker's hand that suffices; when disproven: the largest hand for which
+    /// the disproof holds.
+    pub hand: u64,
+    /// When the disproof depends on a repetition on the current path: the path index (plies from
+    /// the search root) of the earliest repeated position; [`NO_REP`] otherwise.
+    pub rep: u16,
+}
+
+impl Look {
+    /// An unexplored position.
+    pub const fn unknown(pn: u32, dn: u32) -> Look {
+        Look {
+            pn,
+            dn,
+            proof_len: NO_LEN,
+            dis_len: 0,
+            hand: 0,
+            rep: NO_REP,
+        }
+    }
+
+    /// Proven: mate in `len` plies with attacker hand `hand`.
+    pub const fn proven(len: u16, hand: u64) -> Look {
+        Look {
+            pn: 0,
+            dn: INF,
+            proof_len: len,
+            dis_len: 0,
+            hand,
+            rep: NO_REP,
+        }
+    }
+
+    /// Disproven: no mate within `len` plies for attacker hands within `hand`.
+    pub const fn disproven(len: u16, hand: u64, rep: u16) -> Look {
+        Look {
+            pn: INF,
+            dn: 0,
+            proof_len: NO_LEN,
+            dis_len: len,
+            hand,
+            rep,
+        }
+    }
+}
+
+/// One table entry (48 bytes).
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    board: u64,
+    hand: u64,
+    /// Hash of the path for which a repetition-dependent disproof holds (0: none).
+    path: u64,
+    pn: u32,
+    dn: u32,
+    /// Search effort spent on this entry, for replacement.
+    amount: u32,
+    proof_len: u16,
+    dis_len: u16,
+    rep_len: u16,
+    rep_ply: u16,
+    best: u16,
+}
+
+const BUCKET: usize = 8;
+
+/// The transposition table.
+pub struct Table {
+    entries: Vec<Entry>,
+    mask: usize,
+}
+
+impl Table {
+    /// A table using at most `mib` MiB (at least one bucket).
+    pub fn new(mib: usize) -> Table {
+        let bytes = mib.max(1).saturating_mul(1 << 20);
+        let buckets = (bytes / (std::mem::size_of::<Entry>() * BUCKET)).max(1);
+        let buckets = if buckets.is_power_of_two() {
+            buckets
+        } else {
+            buckets.next_power_of_two() / 2
+        };
+        Table {
+            entries: vec![Entry::default(); buckets * BUCKET],
+            mask: buckets - 1,
+        }
+    }
+
+    /// Bytes allocated.
+    pub fn bytes(&self) -> usize {
+        self.entries.len() * std::mem::size_of::<Entry>()
+    }
+
+    #[inline(always)]
+    fn bucket(&self, board: u64) -> std::ops::Range<usize> {
+        let b = (board.rotate_left(17) as usize & self.mask) * BUCKET;
+        b..b + BUCKET
+    }
+
+    /// Board keys are stored with the low bit set so that 0 marks an empty slot.
+    #[inline(always)]
+    fn tag(board: u64) -> u64 {
+        board | 1
+    }
+
+    /// Looks up the position (`board`, attacker hand `hand`) for a search allowing `d` more plies
+    /// along the path whose hash is `path`; `None` when nothing applies.
+    pub fn lookup(&self, board: u64, hand: u64, d: u16, path: u64) -> Option<(Look, Move)> {
+        let tag = Self::tag(board);
+        let mut exact: Option<&Entry> = None;
+        let mut proof: Option<Look> = None;
+        let mut dis: Option<Look> = None;
+        for e in &self.entries[self.bucket(board)] {
+            if e.board != tag {
+                continue;
+            }
+            if e.proof_len <= d
+                && hand_ge(hand, e.hand)
+                && proof.is_none_or(|p| e.proof_len < p.proof_len)
+            {
+                proof = Some(Look::proven(e.proof_len, e.hand));
+            }
+            if e.dis_len >= d && e.dis_len > 0 && hand_ge(e.hand, hand) && dis.is_none() {
+                dis = Some(Look::disproven(e.dis_len, e.hand, NO_REP));
+            }
+            if e.hand == hand {
+                exact = Some(e);
+            }
+        }
+        let best = Move(exact.map_or(0, |e| e.best));
+        if let Some(p) = proof {
+            return Some((p, best));
+        }
+        if let Some(x) = dis {
+            return Some((x, best));
+        }
+        let e = exact?;
+        if e.path != 0 {
+            if e.path == path && d <= e.rep_len {
+                return Some((Look::disproven(e.rep_len, hand, e.rep_ply), best));
+            }
+            return Some((Look::unknown(1, 1), best));
+        }
+        if e.pn == 0 || e.dn == 0 {
+            // Solved, but not within this bound: a hint only.
+            return Some((Look::unknown(1, 1), best));
+        }
+        Some((Look::unknown(e.pn, e.dn), best))
+    }
+
+    /// Stores what a search allowing `d` plies found for (`board`, attacker hand `hand`) on the path
+    /// `path`. Proofs are stored under their proof hand, disproofs under their disproof hand.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &mut self,
+        board: u64,
+        hand: u64,
+        d: u16,
+        look: &Look,
+        path: u64,
+        amount: u64,
+        best: Move,
+    ) {
+        let amount = amount.min(u32::MAX as u64) as u32;
+        if look.pn == 0 {
+            if look.hand != hand {
+                self.forget(board, hand);
+            }
+            let e = self.slot(board, look.hand);
+            e.proof_len = e.proof_len.min(look.proof_len);
+            e.pn = 0;
+            e.dn = INF;
+            e.path = 0;
+            e.amount = e.amount.max(amount);
+            e.best = best.0;
+        } else if look.dn == 0 && look.rep == NO_REP {
+            let e = self.slot(board, look.hand);
+            e.dis_len = e.dis_len.max(look.dis_len);
+            if e.proof_len == NO_LEN {
+                e.pn = INF;
+                e.dn = 0;
+            }
+            e.path = 0;
+            e.amount = e.amount.max(amount);
+        } else if look.dn == 0 {
+            let e = self.slot(board, hand);
+            e.path = path | 1;
+            e.rep_len = look.dis_len.max(d);
+            e.rep_ply = look.rep;
+            e.pn = INF;
+            e.dn = 0;
+            e.amount = e.amount.max(amount);
+        } else {
+            let e = self.slot(board, hand);
+            e.pn = look.pn;
+            e.dn = look.dn;
+            e.path = 0;
+            e.amount = e.amount.max(amount);
+            e.best = best.0;
+        }
+    }
+
+    /// Frees the exact entry of a position (its working numbers are superseded by a proof).
+    fn forget(&mut self, board: u64, hand: u64) {
+        let tag = Self::tag(board);
+        let r = self.bucket(board);
+        for e in &mut self.entries[r] {
+            if e.board == tag && e.hand == hand && e.proof_len == NO_LEN && e.dis_len == 0 {
+                *e = Entry::default();
+            }
+        }
+    }
+
+    /// The entry of (`board`, `hand`), or a fresh one replacing the least valuable of the bucket.
+    fn slot(&mut self, board: u64, hand: u64) -> &mut Entry {
+        let tag = Self::tag(board);
+        let r = self.bucket(board);
+        let bucket = &mut self.entries[r];
+        let mut victim = 0;
+        let mut worst = u64::MAX;
+        for (i, e) in bucket.iter().enumerate() {
+            if e.board == tag && e.hand == hand {
+                victim = i;
+                break;
+            }
+            let value = if e.board == 0 {
+                0
+            } else {
+                // Solved entries are worth more than working numbers of the same effort.
+                let solved = e.proof_len != NO_LEN || e.dis_len > 0;
+                1 + e.amount as u64 * if solved { 4 } else { 1 }
+            };
+            if value < worst {
+                worst = value;
+                victim = i;
+            }
+        }
+        let e = &mut bucket[victim];
+        if e.board != tag || e.hand != hand {
+            *e = Entry {
+                board: tag,
+                hand,
+                proof_len: NO_LEN,
+                pn: 1,
+                dn: 1,
+                ..Entry::default()
+            };
+        }
+        e
+    }
+
+    /// Permille of the first thousand slots in use.
+    pub fn hashfull(&self) -> u32 {
+        let n = self.entries.len().min(1000);
+        let used = self.entries[..n].iter().filter(|e| e.board != 0).count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}

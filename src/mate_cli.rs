@@ -1,0 +1,172 @@
+//! `tsubame mate`: solve one position, or a TSV suite with a summary table.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use tsubame::core::game::Position;
+use tsubame::mate::{MateLimits, MateReport, MateResult, solve_report};
+
+/// The command-line arguments of `tsubame mate`.
+pub struct Args {
+    /// Time limit per problem in milliseconds.
+    pub time: Option<u64>,
+    /// Table size in MiB.
+    pub hash: usize,
+    /// A TSV suite.
+    pub file: Option<String>,
+    /// A single position.
+    pub sfen: String,
+}
+
+fn line_text<P: Position>(pos: &P, line: &[tsubame::core::moves::Move]) -> String {
+    let mut p = pos.clone();
+    let mut words = Vec::with_capacity(line.len());
+    for &mv in line {
+        words.push(p.move_to_usi(mv));
+        p.play(mv);
+    }
+    words.join(" ")
+}
+
+fn run_one<P: Position>(pos: &P, limits: &MateLimits, verbose: bool) -> MateReport {
+    let stop = AtomicBool::new(false);
+    let mut info = |i: &tsubame::mate::MateInfo| {
+        if verbose {
+            eprintln!(
+                "info nodes {} nps {} hashfull {} time {}",
+                i.nodes, i.nps, i.hashfull, i.time_ms
+            );
+        }
+    };
+    solve_report(pos, limits, &stop, &mut info)
+}
+
+/// Runs the command for game `P`.
+pub fn run<P: Position>(args: &Args) -> Result<(), String> {
+    match &args.file {
+        Some(file) => suite::<P>(file, args),
+        None => {
+            if args.sfen.trim().is_empty() {
+                return Err("give an SFEN or --file".into());
+            }
+            let pos = P::from_sfen(&args.sfen).map_err(|e| format!("bad SFEN: {e}"))?;
+            let limits = MateLimits {
+                time: args.time.map(Duration::from_millis),
+                hash_mib: args.hash,
+                nodes: None,
+            };
+            let r = run_one(&pos, &limits, true);
+            match &r.result {
+                MateResult::Mate(line) => {
+                    println!("checkmate {}", line_text(&pos, line));
+                    println!(
+                        "length {} plies{}",
+                        line.len(),
+                        if r.exact {
+                            " (exact)"
+                        } else {
+                            " (not proven shortest)"
+                        }
+                    );
+                }
+                MateResult::NoMate => println!("checkmate nomate"),
+                MateResult::Timeout => println!("checkmate timeout"),
+                MateResult::Error(e) => {
+                    println!("info string error: {e}");
+                    println!("checkmate nomate");
+                }
+            }
+            println!(
+                "nodes {} time {:.3} s nps {:.0}",
+                r.nodes,
+                r.time.as_secs_f64(),
+                r.nodes as f64 / r.time.as_secs_f64().max(1e-3)
+            );
+            Ok(())
+        }
+    }
+}
+
+fn suite<P: Position>(file: &str, args: &Args) -> Result<(), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+    let limits = MateLimits {
+        time: Some(Duration::from_millis(args.time.unwrap_or(10_000))),
+        hash_mib: args.hash,
+        nodes: None,
+    };
+    let (mut solved, mut wrong, mut unsolved, mut total_nodes) = (0, 0, 0, 0u64);
+    let mut total_time = 0.0;
+    println!(
+        "{:>3} {:>6} {:>9} {:>7} {:>12} {:>9}  status",
+        "#", "plies", "conv", "found", "nodes", "time(s)"
+    );
+    for (i, row) in text
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+    {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let sfen = cols.first().copied().unwrap_or("");
+        let plies = cols.get(1).copied().unwrap_or("?");
+        let conv = cols.get(2).copied().unwrap_or("?");
+        let pos = match P::from_sfen(sfen) {
+            Ok(p) => p,
+            Err(e) => {
+                println!("{:>3} bad SFEN: {e}", i + 1);
+                unsolved += 1;
+                continue;
+            }
+        };
+        let r = run_one(&pos, &limits, false);
+        total_nodes += r.nodes;
+        total_time += r.time.as_secs_f64();
+        let expected: Option<usize> = plies.parse().ok();
+        let (found, status) = match (&r.result, expected) {
+            (MateResult::Mate(line), Some(n)) => {
+                let ok = if conv == "exact" {
+                    line.len() == n
+                } else {
+                    line.len() >= n
+                };
+                let status = match (ok, r.exact) {
+                    (true, true) => "ok",
+                    (true, false) => "ok (not proven shortest)",
+                    (false, _) => "WRONG LENGTH",
+                };
+                (line.len().to_string(), status)
+            }
+            (MateResult::Mate(line), None) => (line.len().to_string(), "WRONG (expected nomate)"),
+            (MateResult::NoMate, None) => ("nomate".into(), "ok"),
+            (MateResult::NoMate, Some(_)) => ("nomate".into(), "WRONG (no mate found)"),
+            (MateResult::Timeout, _) => ("timeout".into(), "unsolved"),
+            (MateResult::Error(_), None) => ("error".into(), "ok (error = nomate)"),
+            (MateResult::Error(_), Some(_)) => ("error".into(), "unsolved"),
+        };
+        if status.starts_with("ok") {
+            solved += 1;
+        } else if status == "unsolved" {
+            unsolved += 1;
+        } else {
+            wrong += 1;
+        }
+        println!(
+            "{:>3} {:>6} {:>9} {:>7} {:>12} {:>9.3}  {status}",
+            i + 1,
+            plies,
+            conv,
+            found,
+            r.nodes,
+            r.time.as_secs_f64()
+        );
+        if let MateResult::Mate(line) = &r.result {
+            log::info!("line: {}", line_text(&pos, line));
+        }
+    }
+    println!(
+        "summary: solved {solved}, wrong length {wrong}, unsolved {unsolved}, total {} problems, \
+         total time {total_time:.3} s, total nodes {total_nodes}",
+        solved + wrong + unsolved
+    );
+    Ok(())
+}
