@@ -22,6 +22,8 @@ pub struct Options {
     pub minishogi_extra_moves: u8,
     /// `ByoyomiMargin` and `MinimumThinkingTime`.
     pub time: TimeOptions,
+    /// `NanaTablebase`: the solved nana shogi table's file (empty: none).
+    pub nana_tablebase: String,
 }
 
 impl Default for Options {
@@ -34,6 +36,7 @@ impl Default for Options {
             rules: RuleOptions::default(),
             minishogi_extra_moves: 0,
             time: TimeOptions::default(),
+            nana_tablebase: String::new(),
         }
     }
 }
@@ -92,6 +95,7 @@ pub fn declarations(current_game: &str) -> Vec<String> {
             o.time.minimum_thinking_time,
             TIME_OPTION_RANGE,
         ),
+        "option name NanaTablebase type string default <empty>".into(),
     ]
 }
 
@@ -157,6 +161,10 @@ impl Options {
             "byoyomimargin" => self.time.byoyomi_margin = number(name, value, TIME_OPTION_RANGE)?,
             "minimumthinkingtime" => {
                 self.time.minimum_thinking_time = number(name, value, TIME_OPTION_RANGE)?
+            }
+            "nanatablebase" => {
+                let v = value.trim();
+                self.nana_tablebase = if v == "<empty>" { "" } else { v }.to_string();
             }
             _ => return Ok(SetResult::Unknown),
         }
