@@ -81,18 +81,12 @@ fn compare(tb: &Tablebase, seed: u64, keep: impl Fn(u32) -> bool + Sync) -> Vec<
         }
         match tb.value_at(idx) {
             None => {}
-            Some(v) if v != TbValue::Draw && v.distance() <= DEPTH => {
-                if decided.len() < DECIDED {
-                    decided.push(idx)
-                }
-            }
-            Some(_) => {
-                if undecided.len() < UNDECIDED {
-                    undecided.push(idx)
-                }
-            }
+            Some(v) if v != TbValue::Draw && v.distance() <= DEPTH => decided.push(idx),
+            Some(_) => undecided.push(idx),
         }
     }
+    decided.truncate(DECIDED);
+    undecided.truncate(UNDECIDED);
     // Every distance up to the depth is represented.
     for d in 0..=DEPTH {
         let has = decided

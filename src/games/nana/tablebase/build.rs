@@ -183,7 +183,7 @@ pub fn build(material: Option<(u8, u8)>, show: bool) -> Tablebase {
             "a distance to mate beyond {MAX_DISTANCE} plies does not fit a byte"
         );
         let next_byte = (d + 2) as u8;
-        let winning = d % 2 == 0; // the frontier is lost in d: its predecessors win
+        let winning = d.is_multiple_of(2); // the frontier is lost in d: its predecessors win
         bar.inc(frontier.len() as u64);
         bar.set_message(format!("retro d={d}"));
         frontier = frontier

@@ -105,10 +105,10 @@ impl Indexer {
     fn new() -> Indexer {
         let mut king_pairs = Vec::new();
         let mut king_pair_of = [[u8::MAX; SQUARES]; SQUARES];
-        for b in 0..SQUARES {
-            for w in 0..SQUARES {
+        for (b, row) in king_pair_of.iter_mut().enumerate() {
+            for (w, slot) in row.iter_mut().enumerate() {
                 if !adjacent(b, w) {
-                    king_pair_of[b][w] = king_pairs.len() as u8;
+                    *slot = king_pairs.len() as u8;
                     king_pairs.push((b as u8, w as u8));
                 }
             }
