@@ -153,14 +153,13 @@ impl<G: SearchGame> Worker<'_, G> {
         let mut move_count = 0usize;
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
         let us = pos.side_to_move();
+        let check_info = pos.check_info();
 
         for mv in picker {
             move_count += 1;
             let capture = pos.is_capture(mv);
             let quiet = !capture && !mv.is_promotion();
-            let mut child = pos.clone();
-            child.play(mv);
-            let gives_check = child.in_check();
+            let gives_check = pos.gives_check(&check_info, mv);
 
             // Step 9. Pruning of moves at shallow depth.
             if best_value > -MATE_BOUND && !in_check && !gives_check {
@@ -190,6 +189,9 @@ impl<G: SearchGame> Worker<'_, G> {
                 (gives_check && ply < 2 * self.root_depth_hint() && pos.see_ge(mv, 0)) as i32;
             let new_depth = depth - 1 + extension;
 
+            let mut child = pos.clone();
+            child.play(mv);
+            debug_assert_eq!(child.in_check(), gives_check);
             self.nodes += 1;
             self.move_stack[ply] = mv;
             self.path.push(HistoryEntry {

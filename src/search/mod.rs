@@ -43,6 +43,12 @@ pub trait SearchGame: Position {
     fn null_move(&self) -> Option<Self>;
     /// Positions searched by `bench`, as SFEN.
     const BENCH_SFENS: &'static [&'static str];
+    /// Precomputed facts that make [`SearchGame::gives_check`] cheap at one node.
+    type CheckInfo;
+    /// The check information of the side to move.
+    fn check_info(&self) -> Self::CheckInfo;
+    /// True when the legal move `mv` gives check (without playing it).
+    fn gives_check(&self, info: &Self::CheckInfo, mv: Move) -> bool;
 }
 
 /// Limits of one search besides time.

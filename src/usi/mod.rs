@@ -311,9 +311,14 @@ impl Engine {
     fn go(&mut self, rest: &str) {
         let (params, warnings) = match go::parse(rest) {
             Ok(p) => p,
+            Err(e) if rest.split_whitespace().any(|w| w == "perft" || w == "mate") => {
+                self.error(&e);
+                return;
+            }
             Err(e) => {
-                self.error(&format!("{e}; searching without that limit"));
-                go::parse("").expect("empty go parses")
+                // Still exactly one bestmove: a quick, shallow search.
+                self.error(&format!("{e}; answering with a depth-1 search"));
+                go::parse("depth 1").expect("a fixed go parses")
             }
         };
         for w in warnings {
