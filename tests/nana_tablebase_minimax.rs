@@ -108,19 +108,29 @@ fn compare(tb: &Tablebase, seed: u64, keep: impl Fn(u32) -> bool + Sync) -> Vec<
         .collect()
 }
 
-#[test]
-fn one_cube_of_each_kind_agrees_with_minimax() {
-    let tb = build(Some((1, 1)), false);
+/// Builds the table of one material class, verifies it and compares it with minimax.
+fn check_class(material: (u8, u8), seed: u64) {
+    let tb = build(Some(material), false);
     let stats = verify(&tb, false);
     assert_eq!(stats.inconsistent, 0);
     assert!(stats.wins > 0 && stats.losses > 0);
-    let bad = compare(&tb, 23, |i| INDEXER.material(i) == (1, 1));
+    let bad = compare(&tb, seed, |i| INDEXER.material(i) == material);
     assert!(
         bad.is_empty(),
         "{} mismatches:\n{}",
         bad.len(),
         bad.join("\n")
     );
+}
+
+#[test]
+fn one_cube_of_each_kind_agrees_with_minimax() {
+    check_class((1, 1), 23);
+}
+
+#[test]
+fn both_orthogonal_cubes_and_one_diagonal_agree_with_minimax() {
+    check_class((2, 1), 31);
 }
 
 /// The full table: from `TSUBAME_NANA_TB`, else built here.
