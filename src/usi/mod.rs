@@ -206,7 +206,9 @@ impl Engine {
                 }
             }
         }
-        self.update_nana_table();
+        if !self.searching() {
+            self.update_nana_table();
+        }
         self.say("readyok");
     }
 
