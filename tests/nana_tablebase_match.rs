@@ -82,6 +82,7 @@ fn search_move(pos: &Nana, history: &[HistoryEntry], tt: &TranspositionTable, de
             multipv: 1,
         },
         threads: 1,
+        pruning: true,
         tt,
         shared: &shared,
         report: &|_: &search::Report| {},

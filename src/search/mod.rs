@@ -157,6 +157,9 @@ pub struct SearchSetup<'a> {
     pub limits: Limits,
     /// Number of threads (Lazy SMP).
     pub threads: usize,
+    /// Selective search on (null move, reductions, futility and move-count pruning); off gives a
+    /// plain alpha-beta search with the same ordering and quiescence, for comparisons.
+    pub pruning: bool,
     /// The shared table.
     pub tt: &'a TranspositionTable,
     /// Stop flag, pondering, clock.
