@@ -123,6 +123,14 @@ enum Command {
         #[arg(long, default_value_t = 5000)]
         time: u64,
     },
+    /// Solves a game by retrograde analysis (only nanashogi): builds, verifies and writes the table.
+    Solve {
+        /// The game: nanashogi.
+        game: String,
+        /// Where to write the table (for the `NanaTablebase` option).
+        #[arg(long, default_value = "nanashogi.tb")]
+        out: std::path::PathBuf,
+    },
 }
 
 fn perft_command<P: Position>(sfen: Option<&str>, depth: u32) -> Result<(), String> {
@@ -267,6 +275,16 @@ fn run(command: Option<Command>) -> Result<(), String> {
                 tsubame::analyse::analyse::<Nana>(sfen.as_deref(), &moves, time)
             }
             other => Err(format!("unknown variant '{other}'")),
+        },
+        Some(Command::Solve { game, out }) => match game.to_ascii_lowercase().as_str() {
+            "nanashogi" | "nana" => {
+                let show = std::io::stderr().is_terminal();
+                for line in tsubame::games::nana::tablebase::solve(Some(&out), show)? {
+                    println!("{line}");
+                }
+                Ok(())
+            }
+            other => Err(format!("cannot solve '{other}' (only nanashogi)")),
         },
     }
 }

@@ -5,6 +5,7 @@
 //! `stop`, `ponderhit`, `isready` and `quit` are served while a search runs.
 
 mod go;
+mod nana_tb;
 pub mod options;
 pub mod output;
 mod session;
@@ -83,6 +84,8 @@ pub struct Engine {
     search: Option<JoinHandle<()>>,
     /// The arguments of the last `go`, for a `ponderhit` that brings no times.
     last_go: GoParams,
+    /// The solved nana shogi table, when `NanaTablebase` names one.
+    nana_table: nana_tb::NanaTable,
 }
 
 impl Engine {
@@ -97,6 +100,7 @@ impl Engine {
             shared: Arc::new(Shared::default()),
             search: None,
             last_go: GoParams::default(),
+            nana_table: nana_tb::NanaTable::default(),
         }
     }
 
@@ -209,7 +213,61 @@ impl Engine {
                 }
             }
         }
+        if !self.searching() {
+            self.update_nana_table();
+        }
         self.say("readyok");
+    }
+
+    /// Loads the table `NanaTablebase` names if it changed; a refused file is reported and the
+    /// engine plays nana shogi by search.
+    fn update_nana_table(&mut self) {
+        if let Err(e) = self.nana_table.update(&self.options.nana_tablebase) {
+            self.error(&e);
+        }
+    }
+
+    /// Answers `go` or `go mate` in nana shogi from the solved table, if one is loaded and holds
+    /// the position; returns false when the search should answer instead.
+    fn go_from_table(&mut self, params: &GoParams) -> bool {
+        if !matches!(self.game, AnyGame::Nana(_)) {
+            return false;
+        }
+        if !self.searching() {
+            self.update_nana_table();
+        }
+        let AnyGame::Nana(s) = &self.game else {
+            return false;
+        };
+        let Some(tb) = self.nana_table.table.clone() else {
+            return false;
+        };
+        if params.mate.is_some() {
+            return match nana_tb::mate_answer(&tb, s.position()) {
+                Some(answer) => {
+                    self.say(&answer);
+                    true
+                }
+                None => false,
+            };
+        }
+        if !params.searchmoves.is_empty() {
+            return false;
+        }
+        self.shared.stop.store(false, Ordering::SeqCst);
+        self.shared
+            .pondering
+            .store(params.ponder || params.infinite, Ordering::SeqCst);
+        let spawned =
+            nana_tb::spawn_go(tb, s.position(), Arc::clone(&self.shared), self.out.clone());
+        match spawned {
+            Some(Ok(h)) => {
+                self.last_go = params.clone();
+                self.search = Some(h);
+                true
+            }
+            _ => false,
+        }
     }
 
     fn setoption(&mut self, rest: &str) {
@@ -284,6 +342,9 @@ impl Engine {
             return;
         }
         self.finish_search();
+        if self.go_from_table(&params) {
+            return;
+        }
         if params.mate.is_some() {
             self.error("go mate is not available yet");
             self.say("checkmate timeout");

@@ -20,6 +20,8 @@ pub struct Options {
     pub rules: RuleOptions,
     /// `ByoyomiMargin` and `MinimumThinkingTime`.
     pub time: TimeOptions,
+    /// `NanaTablebase`: the solved nana shogi table's file (empty: none).
+    pub nana_tablebase: String,
     /// `SearchPruning`: the selective search (off: plain alpha-beta, for strength comparisons).
     pub pruning: bool,
 }
@@ -33,6 +35,7 @@ impl Default for Options {
             multipv: 1,
             rules: RuleOptions::default(),
             time: TimeOptions::default(),
+            nana_tablebase: String::new(),
             pruning: true,
         }
     }
@@ -91,6 +94,7 @@ pub fn declarations(current_game: &str) -> Vec<String> {
             o.time.minimum_thinking_time,
             TIME_OPTION_RANGE,
         ),
+        "option name NanaTablebase type string default <empty>".into(),
         "option name SearchPruning type check default true".into(),
     ]
 }
@@ -157,6 +161,10 @@ impl Options {
             "byoyomimargin" => self.time.byoyomi_margin = number(name, value, TIME_OPTION_RANGE)?,
             "minimumthinkingtime" => {
                 self.time.minimum_thinking_time = number(name, value, TIME_OPTION_RANGE)?
+            }
+            "nanatablebase" => {
+                let v = value.trim();
+                self.nana_tablebase = if v == "<empty>" { "" } else { v }.to_string();
             }
             _ => return Ok(SetResult::Unknown),
         }

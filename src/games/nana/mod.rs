@@ -10,6 +10,7 @@ pub mod eval;
 pub mod movegen;
 pub mod position;
 pub mod rules;
+pub mod tablebase;
 pub mod types;
 
 pub use movegen::MATE_RULE_LEVELS;

@@ -17,7 +17,7 @@
 
 use super::attacks::{CENTRE, TABLES};
 use super::position::{Nana, color_name, square_text};
-use super::types::{Kind, State};
+use super::types::{Kind, STATE_COUNT, State};
 use crate::core::game::Position;
 use crate::core::moves::{Move, MoveList};
 use crate::core::square::Square;
@@ -110,6 +110,44 @@ impl Nana {
             }
         }
         true
+    }
+
+    /// True when `mv` is a legal move here (nesting level 1): the very tests [`Nana::generate`]
+    /// applies to each move it produces, for callers that hold one candidate move (the tablebase's
+    /// unmoves) and need not generate them all.
+    pub fn is_legal_move(&self, mv: Move) -> bool {
+        let t = &*TABLES;
+        let us = self.side;
+        let hand = self.hands[us];
+        let occ = self.occupied();
+        let to = mv.to();
+        if !t.board.has(to) {
+            return false;
+        }
+        if mv.is_drop() {
+            if mv.drop_piece() as usize >= STATE_COUNT {
+                return false;
+            }
+            let state = State::from_code(mv.drop_piece());
+            let kind = state.kind();
+            if hand.count(kind) == 0 || !t.drop_squares.has(to) || occ.has(to) {
+                return false;
+            }
+            if hand.count(Kind::King) > 0 {
+                return kind == Kind::King && self.king_drop_is_legal(to);
+            }
+            return self.cube_drop_is_legal(state, to);
+        }
+        let from = mv.from();
+        if mv.is_promotion() || hand.count(Kind::King) > 0 || !self.by_color[us].has(from) {
+            return false;
+        }
+        let state = self.squares[from.index()].state();
+        if self.by_color[us].has(to) || !t.attacks(state, us, from, occ).has(to) {
+            return false;
+        }
+        let rule = 1 <= MATE_RULE_LEVELS && !hand.is_empty() && self.kings[!us].is_some();
+        self.board_move_is_safe(from, to, state) && !(rule && self.mates_at(mv, 1))
     }
 
     /// True when the side to move has a move legal at nesting `level`.

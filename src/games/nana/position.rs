@@ -16,7 +16,7 @@ use crate::core::zobrist::ZOBRIST;
 use crate::error::{MoveError, SfenError};
 
 /// Number of squares of the 3×3 board.
-const SQUARES: usize = 9;
+pub(crate) const SQUARES: usize = 9;
 
 /// The start position: an empty board, each player holding his king and both cubes.
 pub const START_SFEN: &str = "3/3/3 b KRBkrb 1";
@@ -59,6 +59,36 @@ impl Nana {
             key: 0,
             move_number: 1,
         }
+    }
+
+    /// The position with `squares` (indexed by square), `hands` and `side` to move, move number 1;
+    /// the caller guarantees at most one king per player (the tablebase builds positions this way).
+    pub(crate) fn from_parts(squares: [Piece; SQUARES], hands: ByColor<Hand>, side: Color) -> Nana {
+        let mut pos = Nana::empty();
+        for (i, &p) in squares.iter().enumerate() {
+            if !p.is_none() {
+                pos.put(Square(i as u8), p);
+            }
+        }
+        for c in Color::ALL {
+            for k in Kind::ALL {
+                for _ in 0..hands[c].count(k) {
+                    pos.add_hand(c, k);
+                }
+            }
+        }
+        pos.side = side;
+        if side == Color::White {
+            pos.key ^= ZOBRIST.side;
+        }
+        pos.checkers = pos.compute_checkers();
+        pos
+    }
+
+    /// True when the side to move cannot capture the enemy king (the test SFEN input must pass).
+    pub fn enemy_king_safe(&self) -> bool {
+        self.kings[!self.side]
+            .is_none_or(|k| self.attackers_to(k, self.side, self.occupied()).is_empty())
     }
 
     /// The piece on `sq` (possibly [`Piece::NONE`]).
