@@ -589,7 +589,7 @@ fn a_broken_engine_command_is_refused_before_the_match() {
 #[test]
 fn ctrl_c_records_unfinished_games_and_prints_the_results() {
     let out = out_dir("interrupt");
-    let mut child = runner(
+    let child = runner(
         &out,
         &[
             "--game".into(),
