@@ -27,11 +27,13 @@ pub struct EngineConfig {
     pub dir: Option<PathBuf>,
     /// `setoption` values sent after the handshake, in order.
     pub options: Vec<(String, String)>,
+    /// A file the engine's standard error is appended to (`stderr=`), else it is discarded.
+    pub stderr: Option<PathBuf>,
 }
 
 impl EngineConfig {
     /// Parses an engine spec: words `cmd=PROGRAM` (split at spaces into program and arguments),
-    /// `arg=ARG`, `name=NAME`, `dir=DIR`, `option.NAME=VALUE`.
+    /// `arg=ARG`, `name=NAME`, `dir=DIR`, `stderr=FILE`, `option.NAME=VALUE`.
     pub fn parse(words: &[String]) -> Result<EngineConfig, String> {
         let mut cfg = EngineConfig::default();
         for w in words {
@@ -47,13 +49,14 @@ impl EngineConfig {
                 "arg" => cfg.args.push(value.to_string()),
                 "name" => cfg.name = value.to_string(),
                 "dir" => cfg.dir = Some(PathBuf::from(value)),
+                "stderr" => cfg.stderr = Some(PathBuf::from(value)),
                 _ => match key.strip_prefix("option.") {
                     Some(opt) if !opt.is_empty() => {
                         cfg.options.push((opt.to_string(), value.to_string()))
                     }
                     _ => {
                         return Err(format!(
-                            "unknown engine setting '{key}' (cmd, arg, name, dir, option.NAME)"
+                            "unknown engine setting '{key}' (cmd, arg, name, dir, stderr, option.NAME)"
                         ));
                     }
                 },
@@ -68,7 +71,8 @@ impl EngineConfig {
                 .map(|f| f.to_string_lossy().into_owned())
                 .unwrap_or_else(|| cfg.cmd.clone());
             // An interpreter's name says little: name the engine after its script.
-            cfg.name = match cfg.args.first() {
+            let script = cfg.args.iter().find(|a| !a.starts_with('-'));
+            cfg.name = match script {
                 Some(a) if base.starts_with("python") || base == "sh" || base == "bash" => {
                     std::path::Path::new(a)
                         .file_stem()
@@ -160,8 +164,20 @@ impl Engine {
         let mut cmd = Command::new(&config.cmd);
         cmd.args(&config.args)
             .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stdout(Stdio::piped());
+        match &config.stderr {
+            Some(path) => {
+                let f = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+                cmd.stderr(f);
+            }
+            None => {
+                cmd.stderr(Stdio::null());
+            }
+        }
         if let Some(dir) = &config.dir {
             cmd.current_dir(dir);
         }
@@ -380,5 +396,49 @@ pub fn describe(e: WaitError) -> &'static str {
         WaitError::Timeout => "timed out",
         WaitError::Eof => "the engine exited",
         WaitError::Stopped => "interrupted",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(w: &[&str]) -> Vec<String> {
+        w.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn parses_engine_specs() {
+        let c = EngineConfig::parse(&words(&[
+            "cmd=python3 -u fake.py",
+            "arg=--after",
+            "arg=2",
+            "dir=/tmp",
+            "option.USI_Hash=64",
+            "option.Threads=1",
+        ]))
+        .unwrap();
+        assert_eq!(c.cmd, "python3");
+        assert_eq!(c.args, ["-u", "fake.py", "--after", "2"]);
+        assert_eq!(c.name, "fake");
+        assert_eq!(c.dir, Some(PathBuf::from("/tmp")));
+        assert_eq!(
+            c.options,
+            [
+                ("USI_Hash".to_string(), "64".to_string()),
+                ("Threads".to_string(), "1".to_string())
+            ]
+        );
+        let c =
+            EngineConfig::parse(&words(&["cmd=/x/target/release/tsubame", "name=new"])).unwrap();
+        assert_eq!(
+            (c.cmd.as_str(), c.name.as_str()),
+            ("/x/target/release/tsubame", "new")
+        );
+        let c = EngineConfig::parse(&words(&["cmd=engines/old.py"])).unwrap();
+        assert_eq!(c.name, "old");
+        assert!(EngineConfig::parse(&words(&["name=x"])).is_err());
+        assert!(EngineConfig::parse(&words(&["cmd=x", "colour=red"])).is_err());
+        assert!(EngineConfig::parse(&words(&["cmd=x", "oops"])).is_err());
     }
 }

@@ -12,22 +12,54 @@ use tsubame::games::shogi::position::Board;
 use tsubame::games::shogi::types::Kind;
 use tsubame::games::shogi::{Shogi, Standard, Variant};
 
-/// The games the runner knows, by their `USI_Variant` names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameKind {
-    /// Standard shogi.
-    Shogi,
-    /// Minishogi.
-    Minishogi,
+/// Declares the games the runner knows: for each, the [`GameKind`] variant, the position type,
+/// and the names accepted for it (the first is the `USI_Variant` value). A game marked `plain`
+/// gets the default [`GameExt`] (no CSA, no material balance, no impasse rule).
+macro_rules! declare_games {
+    ($( $variant:ident => $ty:ty, [$($name:literal),+] $(, $plain:ident)? );+ $(;)?) => {
+        /// The games the runner knows, by their `USI_Variant` names.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum GameKind {
+            $(
+                #[doc = concat!("The game known as", $(" `", $name, "`"),+, ".")]
+                $variant,
+            )+
+        }
+
+        impl GameKind {
+            /// Every game, with the names accepted for it (the first is the `USI_Variant` value).
+            pub const ALL: &'static [(GameKind, &'static [&'static str])] =
+                &[$((GameKind::$variant, &[$($name),+])),+];
+
+            /// Calls `f` with the position type of the game.
+            pub fn dispatch<F: GameFn>(self, f: F) -> F::Output {
+                match self {
+                    $(GameKind::$variant => f.call::<$ty>(),)+
+                }
+            }
+        }
+
+        $($(declare_games!(@$plain $ty);)?)+
+    };
+    (@plain $ty:ty) => {
+        impl GameExt for $ty {}
+    };
+}
+
+/// A computation generic over the game, run by [`GameKind::dispatch`].
+pub trait GameFn {
+    /// What it returns.
+    type Output;
+    /// Runs it for game `P`.
+    fn call<P: GameExt>(self) -> Self::Output;
+}
+
+declare_games! {
+    Shogi => Shogi, ["shogi"];
+    Minishogi => Minishogi, ["minishogi"];
 }
 
 impl GameKind {
-    /// Every game, with the names accepted for it (the first is the `USI_Variant` value).
-    pub const ALL: [(GameKind, &'static [&'static str]); 2] = [
-        (GameKind::Shogi, &["shogi"]),
-        (GameKind::Minishogi, &["minishogi"]),
-    ];
-
     /// The game named `name` (case-insensitive).
     pub fn parse(name: &str) -> Option<GameKind> {
         GameKind::ALL
@@ -44,19 +76,6 @@ impl GameKind {
             .map(|(_, names)| names[0])
             .unwrap_or("?")
     }
-}
-
-/// Calls `$f::<P>($args)` with `P` the position type of `$kind`.
-#[macro_export]
-macro_rules! with_game {
-    ($kind:expr, $f:ident ( $($arg:expr),* )) => {
-        match $kind {
-            $crate::games::GameKind::Shogi => $f::<tsubame::games::shogi::Shogi>($($arg),*),
-            $crate::games::GameKind::Minishogi => {
-                $f::<tsubame::games::minishogi::Minishogi>($($arg),*)
-            }
-        }
-    };
 }
 
 /// Runner features a game may offer.

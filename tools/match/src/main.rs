@@ -12,11 +12,10 @@ use tsubame::core::rules::{
     ENTERING_KING_CHOICES, MINI_JISHOGI_CHOICES, MINI_REPETITION_CHOICES, RuleOptions, parse_choice,
 };
 use tsubame_match::engine::EngineConfig;
-use tsubame_match::games::GameKind;
+use tsubame_match::games::{GameExt, GameFn, GameKind};
 use tsubame_match::referee::{Adjudication, GameSettings, TimeControl};
 use tsubame_match::runner::{self, MatchConfig, OpeningSource, Summary};
 use tsubame_match::stats::Sprt;
-use tsubame_match::with_game;
 
 /// Plays USI engines against each other; every move is checked by tsubame's rules.
 ///
@@ -26,8 +25,9 @@ use tsubame_match::with_game;
 #[command(name = "tsubame-match", version, verbatim_doc_comment)]
 struct Cli {
     /// An engine (give two or more): words `cmd=PROGRAM` (split at spaces into program and
-    /// arguments), `arg=ARG` (repeatable), `name=NAME`, `dir=WORKDIR`, `option.NAME=VALUE`
-    /// (a `setoption`, repeatable).
+    /// arguments), `arg=ARG` (repeatable), `name=NAME`, `dir=WORKDIR`, `stderr=FILE` (append the
+    /// engine's standard error there; default: discarded), `option.NAME=VALUE` (a `setoption`,
+    /// repeatable).
     #[arg(long = "engine", value_name = "SETTING", num_args = 1.., action = ArgAction::Append, required = true)]
     engine: Vec<String>,
 
@@ -306,11 +306,17 @@ fn config(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<MatchConfig, Strin
     })
 }
 
-fn run_game<P: tsubame_match::games::GameExt>(
+/// The match, run for the game's position type.
+struct RunMatch {
     cfg: MatchConfig,
     stop: Arc<AtomicBool>,
-) -> Result<Summary, String> {
-    runner::run::<P>(cfg, stop)
+}
+
+impl GameFn for RunMatch {
+    type Output = Result<Summary, String>;
+    fn call<P: GameExt>(self) -> Self::Output {
+        runner::run::<P>(self.cfg, self.stop)
+    }
 }
 
 fn main() -> ExitCode {
@@ -358,7 +364,7 @@ fn main() -> ExitCode {
         cfg.out_dir.display()
     );
     let game = cfg.game;
-    match with_game!(game, run_game(cfg, stop)) {
+    match game.dispatch(RunMatch { cfg, stop }) {
         Ok(summary) => {
             print!("{}", summary.text);
             if summary.interrupted {

@@ -239,6 +239,9 @@ pub fn parse_score(line: &str) -> Option<i32> {
         return None;
     }
     while let Some(t) = w.next() {
+        if t == "string" || t == "pv" {
+            return None;
+        }
         if t == "score" {
             let kind = w.next()?;
             let val = w.next()?;
@@ -693,7 +696,7 @@ mod tests {
         assert_eq!(parse_score("info score mate 3 pv a"), Some(29_997));
         assert_eq!(parse_score("info score mate -2 pv a"), Some(-29_998));
         assert_eq!(parse_score("info score mate +"), Some(29_000));
-        assert_eq!(parse_score("info string score cp 5"), Some(5));
+        assert_eq!(parse_score("info string score cp 5"), None);
         assert_eq!(parse_score("bestmove 7g7f"), None);
         assert_eq!(parse_score("info depth 1 nodes 5"), None);
     }
