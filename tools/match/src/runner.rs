@@ -18,7 +18,7 @@ use crate::engine::{Engine, EngineConfig, ProtocolLog};
 use crate::games::{GameExt, GameKind};
 use crate::openings::{self, Opening, SplitMix};
 use crate::referee::{self, CsaHeader, GameResult, GameSettings, Played, Reason};
-use crate::stats::{Pentanomial, Sprt, SprtState, Trinomial, fmt_elo};
+use crate::stats::{Pentanomial, Sprt, SprtState, Trinomial, fmt_elo, fmt_margin};
 
 /// Where the openings come from.
 #[derive(Clone, Debug)]
@@ -635,7 +635,11 @@ fn progress_text(
         names[a], names[b], g.wins, g.draws, g.losses
     );
     if let Some(e) = g.elo() {
-        s.push_str(&format!(", Elo {} ±{:.1}", fmt_elo(e.elo), e.margin()));
+        s.push_str(&format!(
+            ", Elo {} ±{}",
+            fmt_elo(e.elo),
+            fmt_margin(e.margin())
+        ));
     }
     if cfg.sprt.is_some() {
         let sprt = cfg.sprt_report;
@@ -664,9 +668,9 @@ fn summarize_pairing(
     ));
     if let Some(e) = g.elo() {
         text.push_str(&format!(
-            "Elo difference: {} ±{:.1} (95%: [{}, {}]), LOS: {:.1} %, draw ratio: {:.1} %\n",
+            "Elo difference: {} ±{} (95%: [{}, {}]), LOS: {:.1} %, draw ratio: {:.1} %\n",
             fmt_elo(e.elo),
-            e.margin(),
+            fmt_margin(e.margin()),
             fmt_elo(e.lower),
             fmt_elo(e.upper),
             g.los().map_or(50.0, |l| l * 100.0),

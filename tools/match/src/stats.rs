@@ -48,7 +48,11 @@ pub struct EloEstimate {
 impl EloEstimate {
     /// Half the width of the interval, in Elo (for a `±` display).
     pub fn margin(&self) -> f64 {
-        (self.upper - self.lower) / 2.0
+        if self.upper.is_finite() && self.lower.is_finite() {
+            (self.upper - self.lower) / 2.0
+        } else {
+            f64::INFINITY
+        }
     }
 
     fn from_mean(mean: f64, variance: f64, samples: f64) -> EloEstimate {
@@ -237,18 +241,31 @@ impl Sprt {
 
     /// The log-likelihood ratio of the pair results, in the normal approximation of the
     /// generalized SPRT: `N (s1 - s0) (2 m - s0 - s1) / (2 v)` with `m` and `v` the mean and variance
-    /// of a pair's per-game score and `s0`, `s1` the scores of `elo0`, `elo1`. 0 while the variance
-    /// is 0 (no information yet).
+    /// of a pair's per-game score and `s0`, `s1` the scores of `elo0`, `elo1`; empty buckets are
+    /// counted as 0.001 pairs. 0 before the first pair.
     pub fn llr(&self, pairs: &Pentanomial) -> f64 {
-        let (Some(m), Some(v)) = (pairs.score(), pairs.variance()) else {
-            return 0.0;
-        };
-        if v <= 0.0 {
+        if pairs.pairs() == 0 {
             return 0.0;
         }
+        // Empty buckets count as 0.001 pairs, so that one-sided results (deterministic engines
+        // give them) still have a variance.
+        let counts: Vec<f64> = pairs.0.iter().map(|&c| (c as f64).max(1e-3)).collect();
+        let n: f64 = counts.iter().sum();
+        let m = counts
+            .iter()
+            .enumerate()
+            .map(|(k, c)| c * k as f64 / 4.0)
+            .sum::<f64>()
+            / n;
+        let v = counts
+            .iter()
+            .enumerate()
+            .map(|(k, c)| c * (k as f64 / 4.0 - m).powi(2))
+            .sum::<f64>()
+            / n;
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
-        pairs.pairs() as f64 * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * v)
+        n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * v)
     }
 
     /// The test's state for an LLR.
@@ -278,6 +295,15 @@ pub fn fmt_elo(e: f64) -> String {
         // Rounded first, so that a tiny negative value does not print as "-0.0".
         let r = (e * 10.0).round() / 10.0;
         format!("{:+.1}", if r == 0.0 { 0.0 } else { r })
+    }
+}
+
+/// Formats the half-width of an Elo interval.
+pub fn fmt_margin(m: f64) -> String {
+    if m.is_finite() {
+        format!("{m:.1}")
+    } else {
+        "inf".into()
     }
 }
 
@@ -379,8 +405,9 @@ mod tests {
         let (lo, hi) = sprt.bounds();
         close(lo, -2.944_438_979, 1e-9);
         close(hi, 2.944_438_979, 1e-9);
-        // s0 = 0.5, s1 = 0.507195; [0,2,3,4,1]: 10·(s1−s0)(1.2 − s0 − s1)/(2·0.0525).
-        close(sprt.llr(&Pentanomial([0, 2, 3, 4, 1])), 0.132_118_775, 1e-8);
+        // s0 = 0.5, s1 = 0.507195; [0,2,3,4,1] would give 10·(s1−s0)(1.2 − s0 − s1)/(2·0.0525)
+        // = 0.132119; with its empty bucket counted as 0.001 pairs, 0.131972.
+        close(sprt.llr(&Pentanomial([0, 2, 3, 4, 1])), 0.131_972_476, 1e-8);
         close(
             sprt.llr(&Pentanomial([1, 2, 4, 2, 1])),
             -0.003_451_280,
@@ -391,7 +418,14 @@ mod tests {
             0.218_973_967,
             1e-8,
         );
-        assert_eq!(sprt.llr(&Pentanomial([0, 0, 7, 0, 0])), 0.0);
+        // One-sided results still move the test.
+        close(
+            sprt.llr(&Pentanomial([0, 0, 7, 0, 0])),
+            -2.031_672_594,
+            1e-8,
+        );
+        close(sprt.llr(&Pentanomial([0, 0, 0, 0, 1])), 1.916_885_225, 1e-8);
+        close(sprt.llr(&Pentanomial([0, 0, 0, 0, 2])), 7.643_530_485, 1e-8);
         assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);
         assert_eq!(sprt.state(0.1), SprtState::Continue);
         assert_eq!(sprt.state(3.0), SprtState::AcceptH1);

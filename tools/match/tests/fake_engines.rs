@@ -634,3 +634,28 @@ fn ctrl_c_records_unfinished_games_and_prints_the_results() {
         ("*", "interrupted")
     );
 }
+
+#[test]
+fn sprt_stops_the_match() {
+    // The repeater wins every game: two pairs of wins put the LLR above the upper bound.
+    let (rows, output) = play(
+        "sprt",
+        &[
+            "--game",
+            "minishogi",
+            "--engine",
+            &engine("repeater"),
+            "--engine",
+            &engine("resigner"),
+            "--random-plies",
+            "0",
+            "--sprt",
+            "--byoyomi",
+            "2000",
+        ],
+    );
+    assert_eq!(rows.len(), 4);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("[0, 0, 0, 0, 2], 2 pairs"), "{stdout}");
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+}
