@@ -3,7 +3,10 @@
 //! The rules live in [`core`] (game-generic pieces) and [`games`] (one folder per game); [`usi`] speaks
 //! the protocol.
 
+pub mod analyse;
+pub mod bench;
 pub mod core;
 pub mod error;
 pub mod games;
+pub mod search;
 pub mod usi;

@@ -1,4 +1,5 @@
-//! The `tsubame` binary: the USI loop by default, and subcommands for perft and benchmarks.
+//! The `tsubame` binary: the USI loop by default, and subcommands for perft, benchmarks and
+//! analysis at a terminal.
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -9,6 +10,7 @@ use clap::{Parser, Subcommand};
 use tsubame::core::game::Position;
 use tsubame::core::perft::perft;
 use tsubame::games::minishogi::Minishogi;
+use tsubame::games::nana::Nana;
 use tsubame::games::shogi::Shogi;
 use tsubame::usi;
 
@@ -36,14 +38,31 @@ enum Command {
         /// Depth in plies.
         depth: u32,
     },
-    /// Benchmarks; `tsubame bench perft` times bulk-counted perft from the start positions.
+    /// Benchmarks: `search` (default) is the fixed-depth search whose node count signs a build;
+    /// `perft` times bulk-counted perft from the start positions.
     Bench {
-        /// What to measure: perft.
-        #[arg(default_value = "perft")]
+        /// What to measure: search or perft.
+        #[arg(default_value = "search")]
         what: String,
-        /// Perft depth for standard shogi (minishogi uses depth + 1).
-        #[arg(long, default_value_t = 6)]
-        depth: u32,
+        /// Depth: search depth for shogi (minishogi goes two deeper), or perft depth for shogi
+        /// (minishogi goes one deeper).
+        #[arg(long)]
+        depth: Option<u32>,
+    },
+    /// Shows a position and the engine's best line as it thinks, in plain words.
+    Analyse {
+        /// The game: shogi, minishogi or nanashogi.
+        #[arg(long, default_value = "shogi")]
+        variant: String,
+        /// The position (default: the game's start).
+        #[arg(long)]
+        sfen: Option<String>,
+        /// Moves played from that position, in USI notation.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        /// Thinking time in milliseconds.
+        #[arg(long, default_value_t = 5000)]
+        time: u64,
     },
 }
 
@@ -72,18 +91,14 @@ fn bench_perft<P: Position>(depth: u32) {
     );
 }
 
-fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
-    let cli = Cli::parse();
-    let result = match cli.command {
+fn run(command: Option<Command>) -> Result<(), String> {
+    match command {
         None => {
             if std::io::stdin().is_terminal() {
                 eprintln!("USI engine ready; type `usi`");
             }
-            let stdout = std::io::stdout();
-            usi::run(std::io::stdin().lock(), stdout.lock());
+            let out = usi::Output::new(Box::new(std::io::stdout()));
+            usi::run(std::io::BufReader::new(std::io::stdin()), out);
             Ok(())
         }
         Some(Command::Perft {
@@ -93,17 +108,45 @@ fn main() -> ExitCode {
         }) => match variant.to_ascii_lowercase().as_str() {
             "shogi" => perft_command::<Shogi>(sfen.as_deref(), depth),
             "minishogi" => perft_command::<Minishogi>(sfen.as_deref(), depth),
+            "nanashogi" | "nana" => perft_command::<Nana>(sfen.as_deref(), depth),
             other => Err(format!("unknown variant '{other}'")),
         },
         Some(Command::Bench { what, depth }) => match what.as_str() {
             "perft" => {
-                bench_perft::<Shogi>(depth);
-                bench_perft::<Minishogi>(depth + 1);
+                let d = depth.unwrap_or(6);
+                bench_perft::<Shogi>(d);
+                bench_perft::<Minishogi>(d + 1);
+                bench_perft::<Nana>(d);
                 Ok(())
             }
-            other => Err(format!("unknown benchmark '{other}' (perft)")),
+            "search" => {
+                tsubame::bench::run(depth.map(|d| d as i32), &|l: &str| println!("{l}"));
+                Ok(())
+            }
+            other => Err(format!("unknown benchmark '{other}' (search, perft)")),
         },
-    };
+        Some(Command::Analyse {
+            variant,
+            sfen,
+            moves,
+            time,
+        }) => match variant.to_ascii_lowercase().as_str() {
+            "shogi" => tsubame::analyse::analyse::<Shogi>(sfen.as_deref(), &moves, time),
+            "minishogi" => tsubame::analyse::analyse::<Minishogi>(sfen.as_deref(), &moves, time),
+            "nanashogi" | "nana" => {
+                tsubame::analyse::analyse::<Nana>(sfen.as_deref(), &moves, time)
+            }
+            other => Err(format!("unknown variant '{other}'")),
+        },
+    }
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    let result = run(cli.command);
     let _ = std::io::stdout().flush();
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -318,7 +318,7 @@ fn malformed_and_illegal_moves_are_refused_with_a_reason() {
     assert!(matches!(nifu.parse_move("P*5c"), Err(e) if e.to_string().contains("nifu")));
     let uchifuzume = Shogi::from_sfen("4k4/9/4G4/9/9/9/9/9/4K4 b P 1").unwrap();
     assert!(
-        matches!(uchifuzume.parse_move("P*5b"), Ok(_)),
+        uchifuzume.parse_move("P*5b").is_ok(),
         "not mate: 4a/6a escape"
     );
     // The White golds on 4a and 6a can take a pawn on 5b: no mate, so the drop is legal.
@@ -331,7 +331,7 @@ fn malformed_and_illegal_moves_are_refused_with_a_reason() {
     let pushed = Shogi::from_sfen("kn7/9/PG7/9/9/9/9/9/4K4 b - 1").unwrap();
     assert!(pushed.parse_move("9c9b").is_ok());
     let forced = Shogi::from_sfen("4k4/9/P8/9/9/9/9/9/4K4 b - 1").unwrap();
-    assert!(matches!(forced.parse_move("9c9b"), Ok(_)));
+    assert!(forced.parse_move("9c9b").is_ok());
     let last = Shogi::from_sfen("4k4/P8/9/9/9/9/9/9/4K4 b - 1").unwrap();
     assert!(matches!(last.parse_move("9b9a"), Err(e) if e.to_string().contains("must promote")));
     assert!(last.parse_move("9b9a+").is_ok());

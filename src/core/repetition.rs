@@ -48,7 +48,7 @@ pub fn examine(history: &[HistoryEntry], limit: usize) -> Repetition {
     let mut to_move = true;
     for (j, e) in history.iter().enumerate().take(n + 1).skip(first + 1) {
         // Entry j was reached by a move of the player who just moved iff j has n's parity.
-        if (n - j) % 2 == 0 {
+        if (n - j).is_multiple_of(2) {
             mover &= e.in_check;
         } else {
             to_move &= e.in_check;

@@ -47,7 +47,7 @@ pub struct Geometry {
 
 impl Geometry {
     /// Number of squares on the board.
-    pub const fn len(self) -> usize {
+    pub const fn square_count(self) -> usize {
         self.files as usize * self.ranks as usize
     }
 
@@ -82,7 +82,7 @@ impl Geometry {
 
     /// Every square of the board.
     pub fn all(self) -> Bitboard {
-        Bitboard((1u128 << self.len()) - 1)
+        Bitboard((1u128 << self.square_count()) - 1)
     }
 
     /// Every square on the given zero-based rank.
@@ -146,7 +146,7 @@ impl Lines {
     pub fn new(geo: Geometry) -> Lines {
         let mut rays = [[Bitboard::EMPTY; MAX_SQUARES]; 8];
         let mut between = vec![Bitboard::EMPTY; MAX_SQUARES * MAX_SQUARES];
-        for s in 0..geo.len() as u8 {
+        for s in 0..geo.square_count() as u8 {
             let sq = Square(s);
             for (d, &delta) in DIRECTIONS.iter().enumerate() {
                 rays[d][s as usize] = geo.ray(sq, delta);

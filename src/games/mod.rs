@@ -1,4 +1,5 @@
 //! The games tsubame plays, each on the shared core.
 
 pub mod minishogi;
+pub mod nana;
 pub mod shogi;

@@ -1,15 +1,32 @@
-//! The USI protocol loop: reads commands, keeps the current game and position, answers on the output.
+//! The USI protocol: a command loop fed by an input thread, a search on its own thread, and the
+//! current game chosen at run time.
 //!
 //! Every problem with input is answered with `info string error: …`; the last good state is kept.
+//! `stop`, `ponderhit`, `isready` and `quit` are served while a search runs.
 
+mod go;
+pub mod options;
+pub mod output;
 mod session;
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::Duration;
 
 use crate::core::game::Position;
 use crate::core::perft::divide;
+use crate::core::rules::RuleOptions;
 use crate::games::minishogi::Minishogi;
+use crate::games::nana::Nana;
 use crate::games::shogi::Shogi;
+use crate::search::tt::TranspositionTable;
+use crate::search::{self, Limits, SearchGame, SearchSetup, Shared};
+use go::GoParams;
+use options::{Options, SetResult};
+pub use output::Output;
 pub use session::Session;
 
 /// The game being played, chosen at run time by `USI_Variant`.
@@ -18,6 +35,8 @@ pub enum AnyGame {
     Shogi(Session<Shogi>),
     /// Minishogi.
     Minishogi(Session<Minishogi>),
+    /// Nana shogi.
+    Nana(Session<Nana>),
 }
 
 /// Runs `$body` with `$s` bound to the session of whichever game is selected.
@@ -26,6 +45,7 @@ macro_rules! with_session {
         match $game {
             AnyGame::Shogi($s) => $body,
             AnyGame::Minishogi($s) => $body,
+            AnyGame::Nana($s) => $body,
         }
     };
 }
@@ -36,46 +56,69 @@ impl AnyGame {
         match name.to_ascii_lowercase().as_str() {
             "shogi" => Some(AnyGame::Shogi(Session::new())),
             "minishogi" => Some(AnyGame::Minishogi(Session::new())),
+            "nanashogi" | "nana" => Some(AnyGame::Nana(Session::new())),
             _ => None,
         }
     }
 
     /// The game's `USI_Variant` name.
     pub fn name(&self) -> &'static str {
-        with_session!(self, _s => name_of(_s))
+        with_session!(self, s => s.game_name())
     }
-}
-
-fn name_of<P: Position>(_: &Session<P>) -> &'static str {
-    P::NAME
 }
 
 /// Engine name and version for `id name`.
 pub const ENGINE_NAME: &str = concat!("tsubame ", env!("CARGO_PKG_VERSION"));
 
-/// The USI engine state: options and the current game.
-pub struct Engine<W: Write> {
-    out: W,
+/// Seconds between the empty keep-alive lines printed while `isready` does heavy work.
+const KEEP_ALIVE: Duration = Duration::from_secs(4);
+
+/// The USI engine: options, the current game, the table and the running search.
+pub struct Engine {
+    out: Output,
+    options: Options,
     game: AnyGame,
+    tt: Arc<TranspositionTable>,
+    shared: Arc<Shared>,
+    search: Option<JoinHandle<()>>,
+    /// The arguments of the last `go`, for a `ponderhit` that brings no times.
+    last_go: GoParams,
 }
 
-impl<W: Write> Engine<W> {
+impl Engine {
     /// A new engine writing to `out`, playing standard shogi from the start.
-    pub fn new(out: W) -> Engine<W> {
+    pub fn new(out: Output) -> Engine {
+        let options = Options::default();
         Engine {
             out,
+            tt: Arc::new(TranspositionTable::new(options.hash_mib)),
+            options,
             game: AnyGame::Shogi(Session::new()),
+            shared: Arc::new(Shared::default()),
+            search: None,
+            last_go: GoParams::default(),
         }
     }
 
-    fn say(&mut self, line: &str) {
-        // A closed output means the GUI is gone; there is nobody left to tell.
-        let _ = writeln!(self.out, "{line}");
-        let _ = self.out.flush();
+    fn say(&self, line: &str) {
+        self.out.line(line);
     }
 
-    fn error(&mut self, what: &str) {
+    fn error(&self, what: &str) {
         self.say(&format!("info string error: {what}"));
+    }
+
+    /// True while a search thread is running.
+    pub fn searching(&self) -> bool {
+        self.search.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Stops the running search, if any, and waits for it (its `bestmove` is printed).
+    fn finish_search(&mut self) {
+        if let Some(h) = self.search.take() {
+            self.shared.stop.store(true, Ordering::SeqCst);
+            let _ = h.join();
+        }
     }
 
     /// Handles one command line; returns false when the engine should quit.
@@ -87,29 +130,79 @@ impl<W: Write> Engine<W> {
         match cmd {
             "" => {}
             "usi" => self.usi(),
-            "isready" => self.say("readyok"),
-            "usinewgame" => {}
+            "isready" => self.isready(),
+            "usinewgame" => {
+                self.finish_search();
+                self.tt.clear();
+            }
             "setoption" => self.setoption(rest),
-            "position" => self.position(rest),
+            "position" => {
+                self.finish_search();
+                let result = with_session!(&mut self.game, s => s.set_position(rest));
+                if let Err(e) = result {
+                    self.error(&e);
+                }
+            }
             "go" => self.go(rest),
+            "stop" => self.shared.stop.store(true, Ordering::SeqCst),
+            "ponderhit" => self.ponderhit(rest),
+            "gameover" => self.finish_search(),
             "d" => {
                 let text = with_session!(&self.game, s => s.describe());
-                self.say(&text);
+                for l in text.lines() {
+                    self.say(l);
+                }
             }
-            "stop" | "ponderhit" | "gameover" => {}
-            "quit" => return false,
+            "bench" => {
+                self.finish_search();
+                let out = self.out.clone();
+                crate::bench::run(None, &|l: &str| out.line(l));
+            }
+            "quit" => {
+                self.finish_search();
+                return false;
+            }
             _ => self.error(&format!("unknown command '{cmd}'; the line was ignored")),
         }
         true
     }
 
-    fn usi(&mut self) {
+    fn usi(&self) {
         self.say(&format!("id name {ENGINE_NAME}"));
         self.say("id author the tsubame developers");
-        self.say(
-            "option name USI_Variant type combo default shogi var shogi var minishogi var nanashogi",
-        );
+        for l in options::declarations(self.game.name()) {
+            self.say(&l);
+        }
         self.say("usiok");
+    }
+
+    fn isready(&mut self) {
+        if !self.searching() && self.tt.size_mib() != self.options.hash_mib {
+            self.search = None;
+            let mib = self.options.hash_mib;
+            let (tx, rx) = mpsc::channel();
+            std::thread::spawn(move || {
+                let _ = tx.send(TranspositionTable::new(mib));
+            });
+            loop {
+                match rx.recv_timeout(KEEP_ALIVE) {
+                    Ok(tt) => {
+                        self.tt = Arc::new(tt);
+                        break;
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => self.say(""),
+                    Err(mpsc::RecvTimeoutError::Disconnected) => {
+                        self.error(&format!(
+                            "could not allocate {mib} MiB for USI_Hash; kept {} MiB",
+                            self.tt.size_mib()
+                        ));
+                        self.options.hash_mib = self.tt.size_mib();
+                        break;
+                    }
+                }
+            }
+        }
+        self.say("readyok");
     }
 
     fn setoption(&mut self, rest: &str) {
@@ -118,56 +211,207 @@ impl<W: Write> Engine<W> {
             return;
         };
         let (name, value) = match rest.split_once(" value ") {
-            Some((n, v)) => (n.trim(), Some(v.trim())),
-            None => (rest.trim(), None),
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (rest.trim(), ""),
         };
-        match name.to_ascii_lowercase().as_str() {
-            "usi_variant" | "uci_variant" => {
-                let v = value.unwrap_or("");
-                let v = if v.eq_ignore_ascii_case("nana") {
-                    "nanashogi"
-                } else {
-                    v
-                };
-                match AnyGame::by_name(v) {
-                    Some(g) => self.game = g,
-                    None => self.error(&format!(
-                        "unknown USI_Variant '{v}' (shogi, minishogi, nanashogi); kept {}",
-                        self.game.name()
-                    )),
+        if name.eq_ignore_ascii_case("USI_Variant") || name.eq_ignore_ascii_case("UCI_Variant") {
+            let v = if value.eq_ignore_ascii_case("nana") {
+                "nanashogi"
+            } else {
+                value
+            };
+            match AnyGame::by_name(v) {
+                Some(g) => {
+                    self.finish_search();
+                    self.game = g;
                 }
+                None => self.error(&format!(
+                    "unknown USI_Variant '{v}' (shogi, minishogi, nanashogi); kept {}",
+                    self.game.name()
+                )),
             }
-            _ => self.say(&format!("info string unknown option '{name}' ignored")),
+            return;
+        }
+        match self.options.set(name, value) {
+            Ok(SetResult::Set) => {}
+            Ok(SetResult::Unknown) => {
+                self.say(&format!("info string unknown option '{name}' ignored"))
+            }
+            Err(e) => self.error(&format!("{e}; the value was not changed")),
         }
     }
 
-    fn position(&mut self, rest: &str) {
-        let result = with_session!(&mut self.game, s => s.set_position(rest));
-        if let Err(e) = result {
-            self.error(&e);
-        }
+    fn ponderhit(&mut self, rest: &str) {
+        let params = match go::parse(rest) {
+            Ok((p, _)) if p.has_clock() => p,
+            _ => self.last_go.clone(),
+        };
+        let side = with_session!(&self.game, s => s.position().side_to_move());
+        let budget = search::time::budget(&params.clock(side), &self.options.time);
+        self.shared.set_budget(budget);
+        self.shared.pondering.store(false, Ordering::SeqCst);
     }
 
     fn go(&mut self, rest: &str) {
-        let mut words = rest.split_whitespace();
-        if words.next() == Some("perft") {
-            let Some(depth) = words.next().and_then(|d| d.parse::<u32>().ok()) else {
-                self.error("go perft needs a depth (a whole number)");
+        let (params, warnings) = match go::parse(rest) {
+            Ok(p) => p,
+            Err(e) if rest.split_whitespace().any(|w| w == "perft" || w == "mate") => {
+                self.error(&e);
                 return;
-            };
+            }
+            Err(e) => {
+                // Still exactly one bestmove: a quick, shallow search.
+                self.error(&format!("{e}; answering with a depth-1 search"));
+                go::parse("depth 1").expect("a fixed go parses")
+            }
+        };
+        for w in warnings {
+            self.error(&w);
+        }
+        if let Some(depth) = params.perft {
+            self.finish_search();
             let lines = with_session!(&self.game, s => perft_lines(s.position(), depth));
             for l in lines {
                 self.say(&l);
             }
             return;
         }
-        // The search is not built yet: answer with the first legal move so the protocol holds.
-        let best = with_session!(&self.game, s => s.first_legal_move());
-        self.say("info string search not implemented yet; playing the first legal move");
-        self.say(&format!(
-            "bestmove {}",
-            best.unwrap_or_else(|| "resign".into())
-        ));
+        self.finish_search();
+        if params.mate.is_some() {
+            self.error("go mate is not available yet");
+            self.say("checkmate timeout");
+            return;
+        }
+        self.last_go = params.clone();
+        let shared = &self.shared;
+        shared.stop.store(false, Ordering::SeqCst);
+        shared
+            .pondering
+            .store(params.ponder || params.infinite, Ordering::SeqCst);
+        let job = SearchJob {
+            params,
+            options: self.options.clone(),
+            tt: Arc::clone(&self.tt),
+            shared: Arc::clone(&self.shared),
+            out: self.out.clone(),
+        };
+        let handle = with_session!(&self.game, s => job.spawn(s));
+        match handle {
+            Ok(h) => self.search = Some(h),
+            Err(e) => {
+                self.error(&format!("could not start the search: {e}"));
+                self.say("bestmove resign");
+            }
+        }
+    }
+}
+
+/// Everything a search thread takes with it.
+struct SearchJob {
+    params: GoParams,
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    shared: Arc<Shared>,
+    out: Output,
+}
+
+impl SearchJob {
+    /// Starts the search of the session's position on its own thread, which prints `bestmove`.
+    fn spawn<G: SearchGame>(self, session: &Session<G>) -> std::io::Result<JoinHandle<()>> {
+        let pos = session.position().clone();
+        let history = session.history().to_vec();
+        let mut warnings = Vec::new();
+        let mut searchmoves = Vec::new();
+        for m in &self.params.searchmoves {
+            match pos.parse_move(m) {
+                Ok(mv) => searchmoves.push(mv),
+                Err(e) => warnings.push(format!("searchmoves: {e}; ignored")),
+            }
+        }
+        for w in warnings {
+            self.out.line(&format!("info string error: {w}"));
+        }
+        let budget = if self.params.infinite {
+            None
+        } else {
+            search::time::budget(&self.params.clock(pos.side_to_move()), &self.options.time)
+        };
+        self.shared.set_budget(budget);
+        std::thread::Builder::new()
+            .name("search-main".into())
+            .stack_size(64 << 20)
+            .spawn(move || self.run(pos, history, searchmoves))
+    }
+
+    fn run<G: SearchGame>(
+        self,
+        pos: G,
+        history: Vec<crate::core::repetition::HistoryEntry>,
+        searchmoves: Vec<crate::core::moves::Move>,
+    ) {
+        let rules: RuleOptions = self.options.rules;
+        let declare = pos.can_declare(&rules);
+        let out = self.out.clone();
+        let report_pos = pos.clone();
+        let report = move |r: &search::Report| out.line(&output::info_line(&report_pos, r));
+        let limits = Limits {
+            depth: self.params.depth,
+            nodes: self.params.nodes,
+            searchmoves,
+            multipv: self.options.multipv,
+        };
+        let setup = SearchSetup {
+            history: &history,
+            rules,
+            limits,
+            threads: self.options.threads,
+            tt: &self.tt,
+            shared: &self.shared,
+            report: &report,
+        };
+        let result = if declare {
+            None
+        } else {
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                search::run(&pos, &setup)
+            }));
+            match caught {
+                Ok(r) => Some(r),
+                Err(_) => {
+                    self.out.line(
+                        "info string error: internal error in the search; playing a legal move",
+                    );
+                    None
+                }
+            }
+        };
+        // `go infinite` and `go ponder` never answer before `stop` (or `ponderhit`).
+        while self.shared.pondering.load(Ordering::SeqCst)
+            && !self.shared.stop.load(Ordering::SeqCst)
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let text = if declare {
+            "bestmove win".to_string()
+        } else {
+            let best = result.as_ref().and_then(|r| r.best).or_else(|| {
+                let mut list = crate::core::moves::MoveList::new();
+                pos.legal_moves(&mut list);
+                list.first().copied()
+            });
+            match best {
+                None => "bestmove resign".to_string(),
+                Some(mv) => match result.as_ref().and_then(|r| r.ponder) {
+                    Some(p) => format!(
+                        "bestmove {} ponder {}",
+                        pos.move_to_usi(mv),
+                        pos.move_to_usi(p)
+                    ),
+                    None => format!("bestmove {}", pos.move_to_usi(mv)),
+                },
+            }
+        };
+        self.out.line(&text);
     }
 }
 
@@ -184,13 +428,28 @@ pub fn perft_lines<P: Position>(pos: &P, depth: u32) -> Vec<String> {
     lines
 }
 
-/// Runs the USI loop on `input` until `quit` or end of input.
-pub fn run<R: BufRead, W: Write>(input: R, out: W) {
-    let mut engine = Engine::new(out);
-    for line in input.lines() {
-        let Ok(line) = line else { break };
-        if !engine.handle(&line) {
-            break;
+/// Runs the USI loop on `input` until `quit` or end of input, writing to `out`. Input is read on
+/// its own thread so that commands reach the engine while it searches.
+pub fn run<R: BufRead + Send + 'static>(input: R, out: Output) {
+    let (tx, rx) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+        let _ = tx.send("quit".into());
+    });
+    let mut engine = Engine::new(out.clone());
+    for line in rx {
+        let keep = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.handle(&line)));
+        match keep {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(_) => out.line(&format!(
+                "info string error: internal error while handling '{line}'; state kept"
+            )),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! One game in progress: the root position, the moves played from it, and the history of keys.
 
 use crate::core::game::Position;
-use crate::core::moves::{Move, MoveList};
+use crate::core::moves::Move;
 use crate::core::repetition::HistoryEntry;
 
 /// The current position of one game, as set by `position`, with its history for repetition.
@@ -28,6 +28,11 @@ impl<P: Position> Session<P> {
             in_check: pos.in_check(),
         }];
         Session { pos, history }
+    }
+
+    /// The game's `USI_Variant` name.
+    pub fn game_name(&self) -> &'static str {
+        P::NAME
     }
 
     /// The current position.
@@ -84,13 +89,6 @@ impl<P: Position> Session<P> {
             key: self.pos.key(),
             in_check: self.pos.in_check(),
         });
-    }
-
-    /// The first legal move in generation order, in USI text, if there is one.
-    pub fn first_legal_move(&self) -> Option<String> {
-        let mut list = MoveList::new();
-        self.pos.legal_moves(&mut list);
-        list.first().map(|&m| self.pos.move_to_usi(m))
     }
 
     /// The `d` command's text: diagram, SFEN and key.

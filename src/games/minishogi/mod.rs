@@ -10,6 +10,7 @@ use crate::core::rules::{EndReason, MiniJishogi, MiniRepetition, Outcome, RuleOp
 use crate::core::square::Geometry;
 use crate::games::shogi::Variant;
 use crate::games::shogi::attacks::Tables;
+use crate::games::shogi::eval::EvalWeights;
 use crate::games::shogi::position::Board;
 use crate::games::shogi::types::Kind;
 
@@ -19,6 +20,21 @@ pub struct Mini;
 
 /// A minishogi position.
 pub type Minishogi = Board<Mini>;
+
+/// Weights of minishogi: on the small board the rook and bishop dominate and a pawn is rare.
+pub const MINISHOGI_WEIGHTS: EvalWeights = EvalWeights {
+    //       P    L   N    S    B    R    G   K   +P   +L   +N   +S   +B   +R
+    board: [
+        100, 300, 0, 450, 600, 700, 500, 0, 500, 500, 0, 500, 850, 950,
+    ],
+    hand: [130, 330, 0, 500, 660, 770, 550, 0],
+    advance: [10, 5, 0, 8],
+    guard: 25,
+    attacker_near_king: 30,
+    king_exposure: 10,
+    promotion_threat: 40,
+    tempo: 20,
+};
 
 static MINI_TABLES: LazyLock<Tables> =
     LazyLock::new(|| Tables::new(Mini::GEOMETRY, Mini::ZONE_RANKS));
@@ -56,6 +72,13 @@ impl Variant for Mini {
     const START_SFEN: &'static str = "rbsgk/4p/5/P4/KGSBR b - 1";
     // The lance only appears in handicap level 5, where it replaces White's rook.
     const PIECE_SET: [u8; 8] = [2, 1, 0, 2, 2, 2, 2, 2];
+    const EVAL: EvalWeights = MINISHOGI_WEIGHTS;
+    const BENCH_SFENS: &'static [&'static str] = &[
+        "rbsgk/4p/5/P4/KGSBR b - 1",
+        "rbsgk/4p/5/P4/KGSB+R w - 1",
+        "3rk/Bs1gp/2Sb1/PG3/1KR2 b - 15",
+        "2bgk/4p/r1s2/P1S2/KGB1R b - 9",
+    ];
 
     #[inline(always)]
     fn tables() -> &'static Tables {

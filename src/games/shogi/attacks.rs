@@ -89,7 +89,7 @@ impl Tables {
         };
         for c in Color::ALL {
             let ci = c.index();
-            for s in 0..geo.len() as u8 {
+            for s in 0..geo.square_count() as u8 {
                 let sq = Square(s);
                 let i = sq.index();
                 t.pawn[ci][i] = geo.steps(sq, &mirrored(&PAWN_STEPS, c));
@@ -113,7 +113,7 @@ impl Tables {
             t.forced[ci][Kind::Lance.index()] = t.last_rank[ci];
             t.forced[ci][Kind::Knight.index()] = t.last_two[ci];
         }
-        for s in 0..geo.len() as u8 {
+        for s in 0..geo.square_count() as u8 {
             let sq = Square(s);
             let i = sq.index();
             t.king[i] = geo.steps(sq, &KING_STEPS);

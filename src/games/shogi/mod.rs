@@ -4,9 +4,11 @@
 //! the promotion zone, the piece set and the start position.
 
 pub mod attacks;
+pub mod eval;
 pub mod movegen;
 pub mod position;
 pub mod rules;
+pub mod see;
 pub mod types;
 
 use std::sync::LazyLock;
@@ -34,6 +36,10 @@ pub trait Variant:
     /// bishop, rook, gold, king). A hand holding more of a kind is refused, and so is any piece of a
     /// kind with 0; the board alone may hold more (test positions with four bishops exist).
     const PIECE_SET: [u8; 8];
+    /// The evaluation weights.
+    const EVAL: eval::EvalWeights;
+    /// Positions searched by `bench`.
+    const BENCH_SFENS: &'static [&'static str];
     /// The attack tables of this board.
     fn tables() -> &'static Tables;
     /// The verdict, for `side_to_move`, of a repetition in which nobody checked throughout;
@@ -64,6 +70,15 @@ impl Variant for Standard {
     const START_SFEN: &'static str =
         "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
     const PIECE_SET: [u8; 8] = [18, 4, 4, 4, 2, 2, 4, 2];
+    const EVAL: eval::EvalWeights = eval::SHOGI_WEIGHTS;
+    const BENCH_SFENS: &'static [&'static str] = &[
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "ln1g3nl/1r1sk1gb1/p1pppp1pp/1p4p2/9/2P1P1P2/PPSP1P1PP/1BK2S1R1/LN1G1G1NL b - 15",
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+        "ln3k2l/1r2gs3/p1pp1p1pp/4p1p2/1p5P1/2P1P4/PPSP1PP1P/1BG1G2R1/LN2K1SNL w BGSNPsp 40",
+        "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+        "lr5nl/2g1kg3/p1nsppsp1/2pp2p1p/1p5P1/2PPPSP1P/PPS2P3/1KG1G2R1/LN5NL b Bb 33",
+    ];
     #[inline(always)]
     fn tables() -> &'static Tables {
         &STANDARD_TABLES

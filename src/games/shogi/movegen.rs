@@ -50,6 +50,21 @@ impl Sink for usize {
     }
 }
 
+/// Passes on promoting board moves only.
+struct PromotionsOnly<'a>(&'a mut MoveList);
+
+impl Sink for PromotionsOnly<'_> {
+    #[inline(always)]
+    fn moves(&mut self, from: Square, to: Bitboard, promote: bool) {
+        if promote {
+            self.0.moves(from, to, true);
+        }
+    }
+
+    #[inline(always)]
+    fn drops(&mut self, _kind: Kind, _to: Bitboard) {}
+}
+
 /// A pinned piece and the squares it may still move to (the line to its pinner, pinner included).
 type Pins = ArrayVec<(Square, Bitboard), 8>;
 
@@ -67,22 +82,31 @@ const SINGLE_KINDS: [Kind; 8] = [
 
 impl<V: Variant> Board<V> {
     /// Generates every legal move into `sink`.
+    #[inline]
     pub(super) fn generate<S: Sink>(&self, sink: &mut S) {
+        self.generate_onto(sink, V::tables().board, true);
+    }
+
+    /// Generates the legal moves whose destination lies in `filter`, drops included when `drops`.
+    /// `generate_onto(sink, board, true)` is every legal move.
+    pub(super) fn generate_onto<S: Sink>(&self, sink: &mut S, filter: Bitboard, drops: bool) {
         let t = V::tables();
         let us = self.side;
         let them = !us;
         let occ = self.occupied();
         let own = self.by_color[us];
-        let empty = t.board & !occ;
+        let empty = t.board & !occ & filter;
         let Some(ksq) = self.kings[us] else {
-            self.piece_moves(sink, !own & t.board, Bitboard::EMPTY, &Pins::new());
-            self.drop_moves(sink, empty);
+            self.piece_moves(sink, !own & t.board & filter, Bitboard::EMPTY, &Pins::new());
+            if drops {
+                self.drop_moves(sink, empty);
+            }
             return;
         };
 
         let mut king_to = Bitboard::EMPTY;
         let occ_without_king = occ.without(ksq);
-        for to in t.king[ksq.index()] & !own {
+        for to in t.king[ksq.index()] & !own & filter {
             if self.attackers_to(to, them, occ_without_king).is_empty() {
                 king_to = king_to.with(to);
             }
@@ -95,13 +119,24 @@ impl<V: Variant> Board<V> {
         }
         let (target, drop_target) = if checkers.any() {
             let between = t.lines.between(ksq, checkers.lsb());
-            (between | checkers, between)
+            (between | checkers, between & filter)
         } else {
             (!own & t.board, empty)
         };
         let (pinned, pins) = self.pins(us, ksq, occ);
-        self.piece_moves(sink, target, pinned, &pins);
-        self.drop_moves(sink, drop_target);
+        self.piece_moves(sink, target & filter, pinned, &pins);
+        if drops {
+            self.drop_moves(sink, drop_target);
+        }
+    }
+
+    /// Appends the legal captures, and the non-capturing promotions when `promotions`, to `list`.
+    pub fn tactical_moves(&self, list: &mut MoveList, promotions: bool) {
+        self.generate_onto(list, self.by_color[!self.side], false);
+        if promotions {
+            let empty = V::tables().board & !self.occupied();
+            self.generate_onto(&mut PromotionsOnly(list), empty, false);
+        }
     }
 
     /// Pieces of `us` pinned to the king on `ksq`, with the line each may move along.

@@ -159,6 +159,16 @@ impl<V: Variant> Board<V> {
         *n -= 1;
     }
 
+    /// The same position with the other side to move (a null move, for the search); the side to
+    /// move must not be in check.
+    pub fn with_turn_passed(&self) -> Board<V> {
+        let mut next = self.clone();
+        next.side = !self.side;
+        next.key ^= ZOBRIST.side;
+        next.checkers = next.compute_checkers();
+        next
+    }
+
     fn compute_checkers(&self) -> Bitboard {
         match self.kings[self.side] {
             Some(k) => self.attackers_to(k, !self.side, self.occupied()),
@@ -575,7 +585,7 @@ impl<V: Variant> Position for Board<V> {
         rules: &RuleOptions,
     ) -> Option<Verdict> {
         let plies = history.len().saturating_sub(1);
-        let first_mover = if plies % 2 == 0 {
+        let first_mover = if plies.is_multiple_of(2) {
             self.side
         } else {
             !self.side

@@ -1,0 +1,169 @@
+//! Evaluation v1 of the shogi family: material on the board and in hand, piece-square terms,
+//! king safety and promotion threats. Every weight is a named constant in an [`EvalWeights`] value
+//! per variant, so that a later tuning pass can change them in one place.
+
+use super::Variant;
+use super::position::Board;
+use super::types::{KIND_COUNT, Kind};
+use crate::core::bitboard::Bitboard;
+use crate::core::color::Color;
+use crate::core::game::Position;
+
+/// The tunable weights of one variant's evaluation (centipawns).
+#[derive(Clone, Copy, Debug)]
+pub struct EvalWeights {
+    /// Value of a piece on the board, by kind code (pawn … dragon).
+    pub board: [i32; KIND_COUNT],
+    /// Value of a piece in hand, by unpromoted kind code (higher than on the board: a drop can go
+    /// anywhere).
+    pub hand: [i32; 8],
+    /// Bonus per rank advanced for pawns, lances, knights and silvers (towards promotion).
+    pub advance: [i32; 4],
+    /// Bonus for a gold or silver next to its own king (within one step).
+    pub guard: i32,
+    /// Penalty per enemy piece within two steps of the king.
+    pub attacker_near_king: i32,
+    /// Penalty for the king standing off its own back two ranks, per rank.
+    pub king_exposure: i32,
+    /// Bonus for an unpromoted rook, bishop or silver standing in the promotion zone or one rank
+    /// short of it (a promotion threat).
+    pub promotion_threat: i32,
+    /// Bonus for the side to move (the initiative).
+    pub tempo: i32,
+}
+
+/// Weights of standard shogi.
+pub const SHOGI_WEIGHTS: EvalWeights = EvalWeights {
+    //       P    L    N    S    B    R    G    K   +P   +L   +N   +S   +B    +R
+    board: [
+        90, 315, 405, 495, 855, 990, 540, 0, 540, 540, 540, 540, 945, 1395,
+    ],
+    hand: [110, 345, 440, 540, 990, 1150, 600, 0],
+    advance: [4, 3, 6, 5],
+    guard: 20,
+    attacker_near_king: 25,
+    king_exposure: 12,
+    promotion_threat: 30,
+    tempo: 20,
+};
+
+/// Which advance bonus a kind gets (index into [`EvalWeights::advance`]).
+fn advance_slot(kind: Kind) -> Option<usize> {
+    match kind {
+        Kind::Pawn => Some(0),
+        Kind::Lance => Some(1),
+        Kind::Knight => Some(2),
+        Kind::Silver => Some(3),
+        _ => None,
+    }
+}
+
+impl<V: Variant> Board<V> {
+    /// Material value of the piece of `kind` on the board.
+    #[inline(always)]
+    pub fn piece_value(kind: Kind) -> i32 {
+        V::EVAL.board[kind.index()]
+    }
+
+    /// The evaluation from the side to move's point of view, in centipawns.
+    pub fn evaluate(&self) -> i32 {
+        let score = self.side_score(Color::Black) - self.side_score(Color::White);
+        let score = match self.side_to_move() {
+            Color::Black => score,
+            Color::White => -score,
+        };
+        score + V::EVAL.tempo
+    }
+
+    /// Everything `color` earns: material, placement, king safety, promotion threats.
+    fn side_score(&self, color: Color) -> i32 {
+        let w = &V::EVAL;
+        let t = V::tables();
+        let geo = V::GEOMETRY;
+        let mut score = 0;
+        let hand = self.hand(color);
+        for k in Kind::HAND {
+            score += hand.count(k) as i32 * w.hand[k.index()];
+        }
+        // Ranks counted from the player's own back rank.
+        let progress = |sq| -> i32 {
+            let r = geo.rank(sq) as i32;
+            match color {
+                Color::Black => geo.ranks as i32 - 1 - r,
+                Color::White => r,
+            }
+        };
+        let near_zone = {
+            let z = t.zone[color.index()];
+            // One rank short of the zone as well.
+            let mut grown = z;
+            for sq in z {
+                grown |= t.pawn[(!color).index()][sq.index()];
+            }
+            grown
+        };
+        for sq in self.color_bb(color) {
+            let kind = self.piece_at(sq).kind();
+            score += w.board[kind.index()];
+            if let Some(slot) = advance_slot(kind) {
+                score += w.advance[slot] * progress(sq);
+            }
+            if matches!(kind, Kind::Rook | Kind::Bishop | Kind::Silver) && near_zone.has(sq) {
+                score += w.promotion_threat;
+            }
+        }
+        if let Some(k) = self.king(color) {
+            let near = t.king[k.index()];
+            let guards = near & (self.golds(color) | self.pieces(color, Kind::Silver));
+            score += w.guard * guards.count() as i32;
+            let mut zone2 = near;
+            for sq in near {
+                zone2 |= t.king[sq.index()];
+            }
+            let attackers: Bitboard = zone2 & self.color_bb(!color);
+            score -= w.attacker_near_king * attackers.count() as i32;
+            score -= w.king_exposure * (progress(k) - 1).max(0);
+        }
+        score
+    }
+}
+
+impl<V: Variant> crate::search::SearchGame for Board<V> {
+    const BENCH_SFENS: &'static [&'static str] = V::BENCH_SFENS;
+
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        Board::evaluate(self)
+    }
+
+    #[inline(always)]
+    fn is_capture(&self, mv: crate::core::moves::Move) -> bool {
+        !mv.is_drop() && !self.piece_at(mv.to()).is_none()
+    }
+
+    #[inline(always)]
+    fn captured_value(&self, mv: crate::core::moves::Move) -> i32 {
+        if mv.is_drop() {
+            return 0;
+        }
+        let p = self.piece_at(mv.to());
+        if p.is_none() {
+            0
+        } else {
+            Self::piece_value(p.kind())
+        }
+    }
+
+    #[inline]
+    fn see_ge(&self, mv: crate::core::moves::Move, threshold: i32) -> bool {
+        Board::see_ge(self, mv, threshold)
+    }
+
+    fn tactical_moves(&self, list: &mut crate::core::moves::MoveList, promotions: bool) {
+        Board::tactical_moves(self, list, promotions)
+    }
+
+    fn null_move(&self) -> Option<Self> {
+        (!self.in_check()).then(|| self.with_turn_passed())
+    }
+}

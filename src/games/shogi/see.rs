@@ -1,0 +1,101 @@
+//! Static exchange evaluation for the shogi family: does a move win at least a given amount of
+//! material once every capture on its destination square has been played out, cheapest first?
+
+use super::Variant;
+use super::position::Board;
+use super::types::Kind;
+use crate::core::bitboard::Bitboard;
+use crate::core::color::Color;
+use crate::core::moves::Move;
+use crate::core::square::Square;
+
+/// Kinds in the order of increasing value, for picking the least valuable attacker.
+const CHEAPEST_FIRST: [Kind; 14] = [
+    Kind::Pawn,
+    Kind::Lance,
+    Kind::Knight,
+    Kind::ProPawn,
+    Kind::ProLance,
+    Kind::ProKnight,
+    Kind::Silver,
+    Kind::ProSilver,
+    Kind::Gold,
+    Kind::Bishop,
+    Kind::Rook,
+    Kind::Horse,
+    Kind::Dragon,
+    Kind::King,
+];
+
+impl<V: Variant> Board<V> {
+    /// True when `mv` wins at least `threshold` centipawns of material by static exchange.
+    pub fn see_ge(&self, mv: Move, threshold: i32) -> bool {
+        let to = mv.to();
+        let mut occ = self.occupied();
+        let (captured, moved) = if mv.is_drop() {
+            (0, Kind::from_code(mv.drop_piece()))
+        } else {
+            let moving = self.piece_at(mv.from()).kind();
+            occ = occ.without(mv.from());
+            let target = self.piece_at(to);
+            let captured = if target.is_none() {
+                0
+            } else {
+                Self::piece_value(target.kind())
+            };
+            let after = if mv.is_promotion() {
+                moving.promoted()
+            } else {
+                moving
+            };
+            (captured, after)
+        };
+        let mut swap = captured - threshold;
+        if mv.is_promotion() {
+            swap += Self::piece_value(moved) - Self::piece_value(moved.unpromoted());
+        }
+        if swap < 0 {
+            return false;
+        }
+        swap = Self::piece_value(moved) - swap;
+        if swap <= 0 {
+            return true;
+        }
+        occ = occ.with(to);
+        let mut side = self.side;
+        let mut result = true;
+        loop {
+            side = !side;
+            let attackers = self.attackers_to(to, side, occ) & occ;
+            if attackers.is_empty() {
+                break;
+            }
+            result = !result;
+            let (kind, from) = self.cheapest(attackers, side);
+            if kind == Kind::King {
+                // The king may only take if nothing defends the square any more.
+                let defenders = self.attackers_to(to, !side, occ) & occ;
+                if defenders.any() {
+                    result = !result;
+                }
+                break;
+            }
+            swap = Self::piece_value(kind) - swap;
+            if swap < result as i32 {
+                break;
+            }
+            occ = occ.without(from);
+        }
+        result
+    }
+
+    fn cheapest(&self, attackers: Bitboard, side: Color) -> (Kind, Square) {
+        for kind in CHEAPEST_FIRST {
+            let b = attackers & self.pieces(side, kind);
+            if b.any() {
+                return (kind, b.lsb());
+            }
+        }
+        unreachable!("attackers is not empty")
+    }
+}

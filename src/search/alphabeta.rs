@@ -1,0 +1,291 @@
+//! The principal variation search, generic over the game and the node type, in numbered steps.
+
+use arrayvec::ArrayVec;
+
+use super::SearchGame;
+use super::movepick::MovePicker;
+use super::params::*;
+use super::thread::Worker;
+use super::tt::{Bound, value_from_tt, value_to_tt};
+use super::value::{INFINITE, MATE_BOUND, is_mate_score, mate_in, mated_in};
+use crate::core::moves::Move;
+use crate::core::repetition::HistoryEntry;
+
+/// The kind of a node, as a zero-sized type.
+pub(super) trait NodeType {
+    /// On the principal variation (searched with an open window).
+    const PV: bool;
+}
+
+/// A node on the principal variation.
+pub(super) struct Pv;
+/// A node searched with a null window.
+pub(super) struct NonPv;
+
+impl NodeType for Pv {
+    const PV: bool = true;
+}
+impl NodeType for NonPv {
+    const PV: bool = false;
+}
+
+impl<G: SearchGame> Worker<'_, G> {
+    /// Searches `pos` (at `ply` from the root) to `depth` within (`alpha`, `beta`).
+    pub(super) fn search<N: NodeType>(
+        &mut self,
+        pos: &G,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        // Step 1. Quiescence at the horizon; bookkeeping; the stop flag.
+        if depth <= 0 {
+            return self.qsearch::<N>(pos, alpha, beta, ply, 0);
+        }
+        if N::PV {
+            self.pv_len[ply] = ply;
+        }
+        if self.poll() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.in_check();
+
+        // Step 2. Repetition by the game's rules, the ply limit, mate-distance pruning.
+        if let Some(v) = self.repetition_value(pos, ply) {
+            return v;
+        }
+        if ply >= MAX_PLY - 4 {
+            return if in_check { 0 } else { pos.evaluate() };
+        }
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 3. Transposition table.
+        let key = pos.key();
+        let hit = self.setup.tt.probe(key);
+        let tt_move = hit.map_or(Move::NONE, |h| h.mv);
+        if let Some(h) = hit
+            && !N::PV
+            && h.depth >= depth
+        {
+            let v = value_from_tt(h.value, ply);
+            let usable = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= beta,
+                Bound::Upper => v <= alpha,
+            };
+            if usable {
+                return v;
+            }
+        }
+
+        // Step 4. Static evaluation.
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            hit.map_or_else(|| pos.evaluate(), |h| h.eval)
+        };
+        self.eval_stack[ply] = eval;
+        let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
+
+        // Step 5. Reverse futility pruning: far above beta at shallow depth.
+        if !N::PV
+            && !in_check
+            && depth <= RFP_MAX_DEPTH
+            && !is_mate_score(beta)
+            && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+        {
+            return eval;
+        }
+
+        // Step 6. Null-move pruning.
+        if !N::PV
+            && !in_check
+            && depth >= NMP_MIN_DEPTH
+            && eval >= beta
+            && !is_mate_score(beta)
+            && self.move_stack[ply - 1] != Move::NONE
+            && let Some(null) = pos.null_move()
+        {
+            let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+            self.move_stack[ply] = Move::NONE;
+            self.path.push(HistoryEntry {
+                key: null.key(),
+                in_check: false,
+            });
+            let saved = self.barrier;
+            self.barrier = self.path.len() - 1;
+            self.nodes += 1;
+            let v =
+                -self.search::<NonPv>(&null, -beta, -beta + 1, depth - r - 1, ply + 1, !cut_node);
+            self.barrier = saved;
+            self.path.pop();
+            if self.stopped {
+                return 0;
+            }
+            if v >= beta {
+                return if is_mate_score(v) { beta } else { v };
+            }
+        }
+
+        // Step 7. Internal iterative reduction: without a table move, this node is likely new.
+        let depth = if tt_move == Move::NONE && depth >= 4 && (N::PV || cut_node) {
+            depth - 1
+        } else {
+            depth
+        };
+
+        // Step 8. The move loop.
+        let previous = self.move_stack[ply - 1];
+        let picker = MovePicker::new(pos, tt_move, &self.history, ply, previous, false, false);
+        if picker.is_empty() {
+            return mated_in(ply);
+        }
+        self.history.clear_killers(ply + 1);
+        let mut best_value = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut move_count = 0usize;
+        let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        let us = pos.side_to_move();
+
+        for mv in picker {
+            move_count += 1;
+            let capture = pos.is_capture(mv);
+            let quiet = !capture && !mv.is_promotion();
+            let mut child = pos.clone();
+            child.play(mv);
+            let gives_check = child.in_check();
+
+            // Step 9. Pruning of moves at shallow depth.
+            if best_value > -MATE_BOUND && !in_check && !gives_check {
+                if quiet {
+                    if depth <= LMP_MAX_DEPTH
+                        && move_count
+                            > LMP_BASE + (depth * depth) as usize / (2 - improving as usize)
+                    {
+                        continue;
+                    }
+                    if !N::PV
+                        && depth <= FUTILITY_MAX_DEPTH
+                        && eval + FUTILITY_MARGIN * depth + 100 <= alpha
+                    {
+                        continue;
+                    }
+                    if depth <= 7 && !pos.see_ge(mv, -SEE_QUIET_MARGIN * depth) {
+                        continue;
+                    }
+                } else if depth <= 6 && !pos.see_ge(mv, -SEE_CAPTURE_MARGIN * depth) {
+                    continue;
+                }
+            }
+
+            // Step 10. Check extension for safe checks.
+            let extension =
+                (gives_check && ply < 2 * self.root_depth_hint() && pos.see_ge(mv, 0)) as i32;
+            let new_depth = depth - 1 + extension;
+
+            self.nodes += 1;
+            self.move_stack[ply] = mv;
+            self.path.push(HistoryEntry {
+                key: child.key(),
+                in_check: gives_check,
+            });
+
+            // Step 11. Late-move reductions, then the principal variation search.
+            let mut value = -INFINITE;
+            let full_null_window;
+            if depth >= 3 && move_count > 1 + N::PV as usize && (quiet || !pos.see_ge(mv, 0)) {
+                let mut r = self.lmr[(depth as usize).min(63)][move_count.min(63)];
+                r += cut_node as i32 - N::PV as i32 - gives_check as i32 - improving as i32;
+                if quiet {
+                    r -= self.history.score(us, mv) / 8192;
+                }
+                let reduced = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
+                value = -self.search::<NonPv>(&child, -alpha - 1, -alpha, reduced, ply + 1, true);
+                full_null_window = value > alpha && reduced < new_depth;
+            } else {
+                full_null_window = !N::PV || move_count > 1;
+            }
+            if full_null_window {
+                value = -self.search::<NonPv>(
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    !cut_node,
+                );
+            }
+            if N::PV && (move_count == 1 || (value > alpha && value < beta)) {
+                value = -self.search::<Pv>(&child, -beta, -alpha, new_depth, ply + 1, false);
+            }
+            self.path.pop();
+            if self.stopped {
+                return 0;
+            }
+
+            // Step 12. New best move; a cutoff updates the ordering memory.
+            if value > best_value {
+                best_value = value;
+                if value > alpha {
+                    best_move = mv;
+                    if N::PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if value >= beta {
+                        if quiet {
+                            let bonus = (32 * depth * depth).min(2400);
+                            self.history.update(us, mv, bonus);
+                            for &q in &quiets {
+                                self.history.update(us, q, -bonus);
+                            }
+                            self.history.add_killer(ply, mv);
+                            if previous != Move::NONE {
+                                self.history.set_counter(previous, mv);
+                            }
+                        }
+                        break;
+                    }
+                    alpha = value;
+                }
+            }
+            if quiet && mv != best_move {
+                let _ = quiets.try_push(mv);
+            }
+        }
+
+        // Every move was pruned: the node fails low at the static evaluation.
+        if best_value == -INFINITE {
+            best_value = alpha;
+        }
+
+        // Step 13. Store the result.
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if N::PV && best_move != Move::NONE {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.setup.tt.store(
+            key,
+            best_move,
+            value_to_tt(best_value, ply),
+            if in_check { 0 } else { eval },
+            depth,
+            bound,
+        );
+        best_value
+    }
+
+    /// The depth of the iteration under way, for limiting extensions.
+    fn root_depth_hint(&self) -> usize {
+        self.root_depth.max(1) as usize
+    }
+}

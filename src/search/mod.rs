@@ -1,0 +1,212 @@
+//! The search, generic over the game: iterative deepening with aspiration windows over a principal
+//! variation search with quiescence, a shared transposition table and Lazy SMP threads.
+//!
+//! [`run`] searches one position to the given limits and returns the best move; the USI layer runs
+//! it on its own thread and talks to it through [`Shared`] (stop, ponder, time).
+
+mod alphabeta;
+mod history;
+mod movepick;
+pub mod params;
+mod qsearch;
+mod thread;
+pub mod time;
+pub mod tt;
+pub mod value;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use crate::core::game::Position;
+use crate::core::moves::{Move, MoveList};
+use crate::core::repetition::HistoryEntry;
+use crate::core::rules::RuleOptions;
+use thread::Worker;
+use tt::TranspositionTable;
+
+/// What the search needs from a game beyond its rules.
+pub trait SearchGame: Position {
+    /// Static evaluation from the side to move's point of view, in centipawns.
+    fn evaluate(&self) -> i32;
+    /// True when `mv` captures a piece.
+    fn is_capture(&self, mv: Move) -> bool;
+    /// Value of the piece `mv` captures (0 for none).
+    fn captured_value(&self, mv: Move) -> i32;
+    /// True when `mv` wins at least `threshold` by static exchange.
+    fn see_ge(&self, mv: Move, threshold: i32) -> bool;
+    /// Appends the legal captures, and the non-capturing promotions when `promotions`, to `list`
+    /// (the moves of quiescence when not in check).
+    fn tactical_moves(&self, list: &mut MoveList, promotions: bool);
+    /// The position with the turn passed, for null-move pruning; `None` where a pass is unsound
+    /// (games full of zugzwang) or the side to move is in check.
+    fn null_move(&self) -> Option<Self>;
+    /// Positions searched by `bench`, as SFEN.
+    const BENCH_SFENS: &'static [&'static str];
+}
+
+/// Limits of one search besides time.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop after this depth.
+    pub depth: Option<i32>,
+    /// Stop after about this many nodes (all threads).
+    pub nodes: Option<u64>,
+    /// Search only these root moves (empty: all).
+    pub searchmoves: Vec<Move>,
+    /// Number of principal variations to report.
+    pub multipv: usize,
+}
+
+/// State shared between the USI thread and the search threads.
+pub struct Shared {
+    /// Set to end the search as soon as possible.
+    pub stop: AtomicBool,
+    /// While set, the clock is not watched (pondering or `go infinite`).
+    pub pondering: AtomicBool,
+    /// Soft and hard time limits in ms from `time_base`; `u64::MAX` for none.
+    pub optimum_ms: AtomicU64,
+    /// See [`Shared::optimum_ms`].
+    pub maximum_ms: AtomicU64,
+    /// When the clock started for this move (reset at `ponderhit`).
+    pub time_base: Mutex<Instant>,
+    /// Nodes searched by all threads (published every few thousand nodes).
+    pub nodes: AtomicU64,
+}
+
+impl Default for Shared {
+    fn default() -> Self {
+        Shared {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            optimum_ms: AtomicU64::new(u64::MAX),
+            maximum_ms: AtomicU64::new(u64::MAX),
+            time_base: Mutex::new(Instant::now()),
+            nodes: AtomicU64::new(0),
+        }
+    }
+}
+
+impl Shared {
+    /// Milliseconds since the clock started for this move.
+    pub fn elapsed_ms(&self) -> u64 {
+        let base = *self.time_base.lock().unwrap_or_else(|e| e.into_inner());
+        base.elapsed().as_millis() as u64
+    }
+
+    /// Sets the time budget (or none) and restarts the clock.
+    pub fn set_budget(&self, budget: Option<time::Budget>) {
+        let (o, m) = budget.map_or((u64::MAX, u64::MAX), |b| (b.optimum, b.maximum));
+        self.optimum_ms.store(o, Ordering::Relaxed);
+        self.maximum_ms.store(m, Ordering::Relaxed);
+        *self.time_base.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+}
+
+/// One line of search output for the reporter.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Iteration depth.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: usize,
+    /// 1-based index of the variation (MultiPV).
+    pub multipv: usize,
+    /// Score (see [`value`]).
+    pub score: i32,
+    /// The score is only a bound: `Some(true)` lower bound, `Some(false)` upper bound.
+    pub bound: Option<bool>,
+    /// Nodes so far, all threads.
+    pub nodes: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// Table usage in permille.
+    pub hashfull: u32,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play (`None` when there is no legal move).
+    pub best: Option<Move>,
+    /// The expected reply, for pondering.
+    pub ponder: Option<Move>,
+    /// Score of the best move.
+    pub score: i32,
+    /// Last completed depth.
+    pub depth: i32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+}
+
+/// Everything a search needs besides the position.
+pub struct SearchSetup<'a> {
+    /// The game's positions so far, the root last (for repetition).
+    pub history: &'a [HistoryEntry],
+    /// Rule options (repetition verdicts).
+    pub rules: RuleOptions,
+    /// Limits besides time.
+    pub limits: Limits,
+    /// Number of threads (Lazy SMP).
+    pub threads: usize,
+    /// The shared table.
+    pub tt: &'a TranspositionTable,
+    /// Stop flag, pondering, clock.
+    pub shared: &'a Shared,
+    /// Receives progress reports from the main thread.
+    pub report: &'a (dyn Fn(&Report) + Sync),
+}
+
+/// Searches `root` and returns the best move; the calling thread is the main search thread and
+/// `threads − 1` helpers search beside it, sharing the table.
+pub fn run<G: SearchGame>(root: &G, setup: &SearchSetup<'_>) -> SearchResult {
+    setup.tt.new_search();
+    setup.shared.nodes.store(0, Ordering::Relaxed);
+    let helpers = setup.threads.max(1) - 1;
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let mut handles = Vec::new();
+        for id in 1..=helpers {
+            let done = &done;
+            let builder = std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(64 << 20);
+            let handle = builder.spawn_scoped(scope, move || {
+                let mut worker = Worker::new(id, root, setup, done);
+                worker.iterate();
+            });
+            match handle {
+                Ok(h) => handles.push(h),
+                Err(e) => log::warn!("could not start search thread {id}: {e}"),
+            }
+        }
+        let mut main = Worker::new(0, root, setup, &done);
+        let result = main.iterate();
+        done.store(true, Ordering::Relaxed);
+        for h in handles {
+            let _ = h.join();
+        }
+        SearchResult {
+            nodes: setup.shared.nodes.load(Ordering::Relaxed).max(result.nodes),
+            ..result
+        }
+    })
+}
+
+/// Runs `f` on a thread with a stack deep enough for the search's recursion.
+pub fn with_search_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("search-main".into())
+            .stack_size(64 << 20)
+            .spawn_scoped(s, f)
+            .expect("spawning the search thread")
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+    })
+}
+
+/// Shares the search state with the USI thread.
+pub type SharedHandle = Arc<Shared>;

@@ -1,0 +1,127 @@
+//! Quiescence search: captures and promotions (all evasions when in check) until the position is
+//! quiet, so that the static evaluation is only trusted where nothing hangs.
+
+use super::SearchGame;
+use super::alphabeta::NodeType;
+use super::movepick::MovePicker;
+use super::params::{DELTA_MARGIN, MAX_PLY, QS_PROMOTION_PLIES};
+use super::thread::Worker;
+use super::tt::{Bound, value_from_tt, value_to_tt};
+use super::value::{INFINITE, mated_in};
+use crate::core::moves::Move;
+
+/// Deepest quiescence ply at which evasions are still searched in full.
+const QS_MAX_PLIES: i32 = 24;
+
+impl<G: SearchGame> Worker<'_, G> {
+    /// Quiescence search of `pos` at `ply`, `qply` plies below the horizon.
+    pub(super) fn qsearch<N: NodeType>(
+        &mut self,
+        pos: &G,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: i32,
+    ) -> i32 {
+        if N::PV {
+            self.pv_len[ply] = ply;
+        }
+        if self.poll() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 4 || qply >= QS_MAX_PLIES {
+            return if in_check { 0 } else { pos.evaluate() };
+        }
+
+        let key = pos.key();
+        let hit = self.setup.tt.probe(key);
+        let tt_move = hit.map_or(Move::NONE, |h| h.mv);
+        if let Some(h) = hit
+            && !N::PV
+        {
+            let v = value_from_tt(h.value, ply);
+            let usable = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= beta,
+                Bound::Upper => v <= alpha,
+            };
+            if usable {
+                return v;
+            }
+        }
+
+        let eval;
+        let mut best_value;
+        if in_check {
+            eval = -INFINITE;
+            best_value = -INFINITE;
+        } else {
+            eval = hit.map_or_else(|| pos.evaluate(), |h| h.eval);
+            if eval >= beta {
+                return eval;
+            }
+            alpha = alpha.max(eval);
+            best_value = eval;
+        }
+
+        let picker = MovePicker::new(
+            pos,
+            tt_move,
+            &self.history,
+            ply,
+            Move::NONE,
+            !in_check,
+            qply < QS_PROMOTION_PLIES,
+        );
+        if in_check && picker.is_empty() {
+            return mated_in(ply);
+        }
+        let mut best_move = Move::NONE;
+        for mv in picker {
+            if !in_check {
+                if !mv.is_promotion() && eval + pos.captured_value(mv) + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                if !pos.see_ge(mv, 0) {
+                    continue;
+                }
+            }
+            let mut child = pos.clone();
+            child.play(mv);
+            self.nodes += 1;
+            let value = -self.qsearch::<N>(&child, -beta, -alpha, ply + 1, qply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if value > best_value {
+                best_value = value;
+                if value > alpha {
+                    best_move = mv;
+                    if N::PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if value >= beta {
+                        break;
+                    }
+                    alpha = value;
+                }
+            }
+        }
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.setup.tt.store(
+            key,
+            best_move,
+            value_to_tt(best_value, ply),
+            if in_check { 0 } else { eval },
+            0,
+            bound,
+        );
+        best_value
+    }
+}

@@ -1,0 +1,406 @@
+//! One search thread: its move-ordering memory, principal variations, and the iterative-deepening
+//! loop with aspiration windows and MultiPV.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::history::History;
+use super::params::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, CHECK_INTERVAL, MAX_PLY};
+use super::value::{INFINITE, MATE, is_mate_score};
+use super::{Report, SearchGame, SearchResult, SearchSetup};
+use crate::core::moves::{Move, MoveList};
+use crate::core::repetition::HistoryEntry;
+
+/// A root move with what the last iterations said of it.
+#[derive(Clone, Debug)]
+pub(super) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub previous_score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+/// Longest stretch of plies searched back for a repetition inside the tree.
+const REPETITION_WINDOW: usize = 16;
+
+/// The state of one search thread.
+pub(super) struct Worker<'a, G: SearchGame> {
+    pub id: usize,
+    pub root: &'a G,
+    pub setup: &'a SearchSetup<'a>,
+    done: &'a AtomicBool,
+    pub nodes: u64,
+    published: u64,
+    pub seldepth: usize,
+    pub history: History,
+    pub pv: Box<[[Move; MAX_PLY + 2]]>,
+    pub pv_len: [usize; MAX_PLY + 2],
+    pub path: Vec<HistoryEntry>,
+    pub barrier: usize,
+    pub eval_stack: [i32; MAX_PLY + 4],
+    pub move_stack: [Move; MAX_PLY + 4],
+    pub root_moves: Vec<RootMove>,
+    pub pv_idx: usize,
+    pub root_depth: i32,
+    pub stopped: bool,
+    start: Instant,
+    pub lmr: Box<[[i32; 64]; 64]>,
+}
+
+impl<'a, G: SearchGame> Worker<'a, G> {
+    /// A thread ready to search `root`.
+    pub fn new(
+        id: usize,
+        root: &'a G,
+        setup: &'a SearchSetup<'a>,
+        done: &'a AtomicBool,
+    ) -> Worker<'a, G> {
+        let mut path = Vec::with_capacity(setup.history.len() + MAX_PLY + 8);
+        path.extend_from_slice(setup.history);
+        if path.last().map(|e| e.key) != Some(root.key()) {
+            path.push(HistoryEntry {
+                key: root.key(),
+                in_check: root.in_check(),
+            });
+        }
+        let mut lmr = Box::new([[0i32; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (super::params::LMR_BASE
+                    + (d as f64).ln() * (m as f64).ln() / super::params::LMR_DIVISOR)
+                    as i32;
+            }
+        }
+        let mut list = MoveList::new();
+        root.legal_moves(&mut list);
+        let search = &setup.limits.searchmoves;
+        let root_moves = list
+            .iter()
+            .filter(|m| search.is_empty() || search.contains(m))
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITE,
+                previous_score: -INFINITE,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+        Worker {
+            id,
+            root,
+            setup,
+            done,
+            nodes: 0,
+            published: 0,
+            seldepth: 0,
+            history: History::default(),
+            pv: vec![[Move::NONE; MAX_PLY + 2]; MAX_PLY + 2].into_boxed_slice(),
+            pv_len: [0; MAX_PLY + 2],
+            barrier: path.len() - 1,
+            path,
+            eval_stack: [0; MAX_PLY + 4],
+            move_stack: [Move::NONE; MAX_PLY + 4],
+            root_moves,
+            pv_idx: 0,
+            root_depth: 1,
+            stopped: false,
+            start: Instant::now(),
+            lmr,
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Checks, every few thousand nodes, whether the search must end: stop requested, the main
+    /// thread done, the node limit or the clock's hard limit reached.
+    #[inline]
+    pub fn poll(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes - self.published < CHECK_INTERVAL {
+            return false;
+        }
+        let shared = self.setup.shared;
+        let total = shared
+            .nodes
+            .fetch_add(self.nodes - self.published, Ordering::Relaxed)
+            + (self.nodes - self.published);
+        self.published = self.nodes;
+        if shared.stop.load(Ordering::Relaxed) || self.done.load(Ordering::Relaxed) {
+            self.stopped = true;
+        } else if self.is_main() {
+            let out_of_nodes = self.setup.limits.nodes.is_some_and(|n| total >= n);
+            let out_of_time = !shared.pondering.load(Ordering::Relaxed)
+                && shared.elapsed_ms() >= shared.maximum_ms.load(Ordering::Relaxed);
+            if out_of_nodes || out_of_time {
+                shared.stop.store(true, Ordering::Relaxed);
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// The repetition value of the last position of the path, if it repeats within the window.
+    pub fn repetition_value(&self, pos: &G, ply: usize) -> Option<i32> {
+        let n = self.path.len() - 1;
+        let key = self.path[n].key;
+        let low = self.barrier.max(n.saturating_sub(REPETITION_WINDOW));
+        let mut i = n;
+        let mut found = false;
+        while i >= low + 2 {
+            i -= 2;
+            if self.path[i].key == key {
+                found = true;
+                break;
+            }
+        }
+        if !found {
+            return None;
+        }
+        let verdict = pos.repetition(&self.path, 2, &self.setup.rules)?;
+        Some(match verdict.outcome {
+            crate::core::rules::Outcome::Draw => super::value::DRAW,
+            crate::core::rules::Outcome::Win => super::value::mate_in(ply),
+            crate::core::rules::Outcome::Loss => super::value::mated_in(ply),
+        })
+    }
+
+    /// Copies the principal variation of `ply + 1` behind `mv` into that of `ply`.
+    #[inline]
+    pub fn update_pv(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][ply] = mv;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Searches the root moves from `pv_idx` on with the window (`alpha`, `beta`).
+    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        let mut best = -INFINITE;
+        for i in self.pv_idx..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            let mut child = self.root.clone();
+            child.play(mv);
+            self.nodes += 1;
+            self.path.push(HistoryEntry {
+                key: child.key(),
+                in_check: child.in_check(),
+            });
+            self.move_stack[0] = mv;
+            self.seldepth = 0;
+            let value = if i == self.pv_idx {
+                -self.search::<super::alphabeta::Pv>(&child, -beta, -alpha, depth - 1, 1, false)
+            } else {
+                let v = -self.search::<super::alphabeta::NonPv>(
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    depth - 1,
+                    1,
+                    true,
+                );
+                if v > alpha && v < beta {
+                    -self.search::<super::alphabeta::Pv>(&child, -beta, -alpha, depth - 1, 1, false)
+                } else {
+                    v
+                }
+            };
+            self.path.pop();
+            if self.stopped {
+                break;
+            }
+            best = best.max(value);
+            let rm = &mut self.root_moves[i];
+            if i == self.pv_idx || value > alpha {
+                rm.score = value;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                let len = self.pv_len[1].max(1);
+                rm.pv.extend_from_slice(&self.pv[1][1..len]);
+                if value > alpha {
+                    alpha = value;
+                }
+            } else {
+                rm.score = -INFINITE;
+            }
+            if value >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    fn report(&self, depth: i32, bound: Option<bool>) {
+        let multipv = self.setup.limits.multipv.max(1).min(self.root_moves.len());
+        let shared = self.setup.shared;
+        let nodes = shared.nodes.load(Ordering::Relaxed) + (self.nodes - self.published);
+        for (i, rm) in self.root_moves.iter().take(multipv).enumerate() {
+            let searched = i <= self.pv_idx && rm.score != -INFINITE;
+            let score = if searched {
+                rm.score
+            } else {
+                rm.previous_score
+            };
+            if score == -INFINITE {
+                continue;
+            }
+            (self.setup.report)(&Report {
+                depth,
+                seldepth: rm.seldepth.max(1),
+                multipv: i + 1,
+                score,
+                bound: if i == self.pv_idx { bound } else { None },
+                nodes,
+                time_ms: self.start.elapsed().as_millis() as u64,
+                hashfull: self.setup.tt.hashfull(),
+                pv: rm.pv.clone(),
+            });
+        }
+    }
+
+    /// Iterative deepening until a limit or a stop; returns the main thread's choice.
+    pub fn iterate(&mut self) -> SearchResult {
+        let limits = &self.setup.limits;
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 8)
+            .clamp(1, MAX_PLY as i32 - 8);
+        let multipv = limits.multipv.max(1).min(self.root_moves.len().max(1));
+        let mut completed = 0;
+        let mut best_changes = 0.0f64;
+        let mut last_best = Move::NONE;
+        if self.root_moves.is_empty() {
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score: super::value::mated_in(0),
+                depth: 0,
+                nodes: 0,
+            };
+        }
+        let first_depth = 1 + (self.id % 2) as i32;
+        for depth in first_depth..=max_depth {
+            for rm in &mut self.root_moves {
+                rm.previous_score = if rm.score == -INFINITE {
+                    rm.previous_score
+                } else {
+                    rm.score
+                };
+            }
+            self.root_depth = depth;
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                let previous = self.root_moves[pv_idx].previous_score;
+                let mut delta = ASPIRATION_WINDOW;
+                let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH
+                    && !is_mate_score(previous)
+                    && previous > -INFINITE
+                {
+                    (
+                        (previous - delta).max(-INFINITE),
+                        (previous + delta).min(INFINITE),
+                    )
+                } else {
+                    (-INFINITE, INFINITE)
+                };
+                loop {
+                    let value = self.root_search(depth, alpha, beta);
+                    self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                    if self.stopped {
+                        break;
+                    }
+                    if value <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (value - delta).max(-INFINITE);
+                        if self.is_main() && self.start.elapsed().as_millis() > 3000 {
+                            self.report(depth, Some(false));
+                        }
+                    } else if value >= beta {
+                        beta = (value + delta).min(INFINITE);
+                        if self.is_main() && self.start.elapsed().as_millis() > 3000 {
+                            self.report(depth, Some(true));
+                        }
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2;
+                }
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                // A partial iteration still improves the choice when its first move was searched.
+                if self.is_main() && self.root_moves[0].score != -INFINITE {
+                    self.report(depth, None);
+                }
+                break;
+            }
+            completed = depth;
+            if !self.is_main() {
+                continue;
+            }
+            self.report(depth, None);
+            let best = self.root_moves[0].mv;
+            if best != last_best && last_best != Move::NONE {
+                best_changes += 1.0;
+            }
+            last_best = best;
+            best_changes *= 0.5;
+            if self.time_to_stop(depth, best_changes) {
+                break;
+            }
+        }
+        if self.is_main() {
+            // Release the helpers.
+            self.done.store(true, Ordering::Relaxed);
+        }
+        let shared = self.setup.shared;
+        shared
+            .nodes
+            .fetch_add(self.nodes - self.published, Ordering::Relaxed);
+        self.published = self.nodes;
+        let best = &self.root_moves[0];
+        SearchResult {
+            best: Some(best.mv),
+            ponder: best.pv.get(1).copied(),
+            score: if best.score == -INFINITE {
+                best.previous_score
+            } else {
+                best.score
+            },
+            depth: completed,
+            nodes: self.nodes,
+        }
+    }
+
+    /// After a completed iteration: is it time to stop (soft limit, forced move, proven mate)?
+    fn time_to_stop(&self, depth: i32, best_changes: f64) -> bool {
+        let shared = self.setup.shared;
+        if shared.pondering.load(Ordering::Relaxed) {
+            return false;
+        }
+        let optimum = shared.optimum_ms.load(Ordering::Relaxed);
+        if optimum == u64::MAX {
+            return false;
+        }
+        let elapsed = shared.elapsed_ms();
+        if self.root_moves.len() == 1 && depth >= 4 {
+            return true;
+        }
+        let score = self.root_moves[0].score;
+        if is_mate_score(score) && depth as i64 >= 2 * (MATE - score.abs()) as i64 + 2 {
+            return true;
+        }
+        let scale = (1.0 + 1.5 * best_changes).min(2.5);
+        elapsed as f64 >= optimum as f64 * scale * 0.6
+    }
+}

@@ -1,0 +1,226 @@
+//! The transposition table: a lock-free hash table shared by all search threads.
+//!
+//! Layout: buckets of four 16-byte entries (one cache line). An entry is two `AtomicU64` words:
+//! `check = key ^ data` and `data`; a torn write from another thread makes `check ^ data` differ from
+//! the probing key, so the entry reads as a miss (the lockless XOR scheme). `data` packs:
+//!
+//! | bits  | field                                                   |
+//! |-------|---------------------------------------------------------|
+//! | 0–15  | best move ([`Move`] bits)                               |
+//! | 16–31 | value (i16, mate scores relative to the node)           |
+//! | 32–47 | static evaluation (i16)                                 |
+//! | 48–55 | depth + 1 (0 marks an empty entry)                      |
+//! | 56–57 | bound: 1 upper, 2 lower, 3 exact                        |
+//! | 58–63 | generation (search number modulo 64), for aging         |
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+use crate::core::moves::Move;
+
+/// How a stored value bounds the true value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The true value is at most the stored one (fail low).
+    Upper = 1,
+    /// The true value is at least the stored one (fail high).
+    Lower = 2,
+    /// The stored value is exact.
+    Exact = 3,
+}
+
+/// What a probe found.
+#[derive(Clone, Copy, Debug)]
+pub struct TtHit {
+    /// Best move found at that node ([`Move::NONE`] if none).
+    pub mv: Move,
+    /// Stored value (mate scores relative to the node; see [`value_from_tt`]).
+    pub value: i32,
+    /// Stored static evaluation.
+    pub eval: i32,
+    /// Depth of the search that stored it.
+    pub depth: i32,
+    /// Bound type of the value.
+    pub bound: Bound,
+}
+
+const ENTRIES_PER_BUCKET: usize = 4;
+
+#[repr(align(64))]
+struct Bucket {
+    words: [AtomicU64; 2 * ENTRIES_PER_BUCKET],
+}
+
+/// The shared table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+fn pack(mv: Move, value: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    mv.0 as u64
+        | ((value as i16 as u16) as u64) << 16
+        | ((eval as i16 as u16) as u64) << 32
+        | ((depth + 1).clamp(1, 255) as u64) << 48
+        | (bound as u64) << 56
+        | ((generation & 63) as u64) << 58
+}
+
+fn unpack(data: u64) -> TtHit {
+    TtHit {
+        mv: Move(data as u16),
+        value: (data >> 16) as u16 as i16 as i32,
+        eval: (data >> 32) as u16 as i16 as i32,
+        depth: ((data >> 48) & 0xff) as i32 - 1,
+        bound: match (data >> 56) & 3 {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            _ => Bound::Exact,
+        },
+    }
+}
+
+impl TranspositionTable {
+    /// A table of about `mib` mebibytes (at least one bucket).
+    pub fn new(mib: usize) -> TranspositionTable {
+        let count = (mib.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(count);
+        buckets.resize_with(count, || Bucket {
+            words: Default::default(),
+        });
+        TranspositionTable {
+            buckets,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// Size in mebibytes.
+    pub fn size_mib(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+    }
+
+    /// Empties the table (for `usinewgame`).
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for w in &b.words {
+                w.store(0, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Starts a new search: older entries become cheaper to replace.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed) & 63
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// Looks up `key`.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtHit> {
+        let b = self.bucket(key);
+        for e in 0..ENTRIES_PER_BUCKET {
+            let check = b.words[2 * e].load(Ordering::Relaxed);
+            let data = b.words[2 * e + 1].load(Ordering::Relaxed);
+            if data != 0 && check ^ data == key {
+                return Some(unpack(data));
+            }
+        }
+        None
+    }
+
+    /// Stores a result for `key`, replacing the same position or else the least useful entry
+    /// (shallowest, oldest).
+    #[inline]
+    pub fn store(&self, key: u64, mv: Move, value: i32, eval: i32, depth: i32, bound: Bound) {
+        let b = self.bucket(key);
+        let generation = self.generation();
+        let mut victim = 0;
+        let mut worst = i32::MAX;
+        for e in 0..ENTRIES_PER_BUCKET {
+            let check = b.words[2 * e].load(Ordering::Relaxed);
+            let data = b.words[2 * e + 1].load(Ordering::Relaxed);
+            if data == 0 || check ^ data == key {
+                victim = e;
+                if data != 0 {
+                    let old = unpack(data);
+                    // Keep a deeper result of the same search unless this one is exact.
+                    if bound != Bound::Exact
+                        && old.depth > depth + 2
+                        && ((data >> 58) as u8) == generation
+                    {
+                        return;
+                    }
+                    // Keep the old move when the new result has none.
+                    if mv == Move::NONE {
+                        let data = pack(old.mv, value, eval, depth, bound, generation);
+                        b.words[2 * e].store(key ^ data, Ordering::Relaxed);
+                        b.words[2 * e + 1].store(data, Ordering::Relaxed);
+                        return;
+                    }
+                }
+                break;
+            }
+            let age = (generation.wrapping_sub((data >> 58) as u8) & 63) as i32;
+            let worth = unpack(data).depth - 8 * age;
+            if worth < worst {
+                worst = worth;
+                victim = e;
+            }
+        }
+        let data = pack(mv, value, eval, depth, bound, generation);
+        b.words[2 * victim].store(key ^ data, Ordering::Relaxed);
+        b.words[2 * victim + 1].store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries written by the current search (USI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation();
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..sample] {
+            for e in 0..ENTRIES_PER_BUCKET {
+                let data = b.words[2 * e + 1].load(Ordering::Relaxed);
+                if data != 0 && (data >> 58) as u8 == generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * ENTRIES_PER_BUCKET).max(1)) as u32
+    }
+}
+
+/// Converts a value to store: mate scores become relative to the node at `ply`.
+pub fn value_to_tt(value: i32, ply: usize) -> i32 {
+    use super::value::is_mate_score;
+    if is_mate_score(value) {
+        if value > 0 {
+            value + ply as i32
+        } else {
+            value - ply as i32
+        }
+    } else {
+        value
+    }
+}
+
+/// Converts a stored value back to the root-relative form at `ply`.
+pub fn value_from_tt(value: i32, ply: usize) -> i32 {
+    use super::value::is_mate_score;
+    if is_mate_score(value) {
+        if value > 0 {
+            value - ply as i32
+        } else {
+            value + ply as i32
+        }
+    } else {
+        value
+    }
+}

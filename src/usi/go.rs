@@ -1,0 +1,151 @@
+//! Parsing the arguments of `go` and `ponderhit`.
+
+use crate::core::color::Color;
+use crate::search::time::Clock;
+
+/// The arguments of a `go` command.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoParams {
+    /// Black's and White's main time.
+    pub time: [Option<u64>; 2],
+    /// Black's and White's increment.
+    pub inc: [u64; 2],
+    /// Byoyomi period.
+    pub byoyomi: u64,
+    /// Fixed time for this move.
+    pub movetime: Option<u64>,
+    /// Depth limit.
+    pub depth: Option<i32>,
+    /// Node limit.
+    pub nodes: Option<u64>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Ponder until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// Root moves to consider (as text, checked later).
+    pub searchmoves: Vec<String>,
+    /// `go mate <ms|infinite>`: the time limit (`None` for infinite).
+    pub mate: Option<Option<u64>>,
+    /// `go perft <depth>`.
+    pub perft: Option<u32>,
+}
+
+impl GoParams {
+    /// The clock of `side`.
+    pub fn clock(&self, side: Color) -> Clock {
+        Clock {
+            time: self.time[side.index()],
+            increment: self.inc[side.index()],
+            byoyomi: self.byoyomi,
+            movetime: self.movetime,
+        }
+    }
+
+    /// True when the command gives the clock (times, byoyomi or movetime).
+    pub fn has_clock(&self) -> bool {
+        self.time.iter().any(Option::is_some) || self.movetime.is_some() || self.byoyomi > 0
+    }
+}
+
+const KEYWORDS: [&str; 14] = [
+    "btime",
+    "wtime",
+    "byoyomi",
+    "binc",
+    "winc",
+    "movetime",
+    "depth",
+    "nodes",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "mate",
+    "perft",
+    "movestogo",
+];
+
+/// Parses `go` (or `ponderhit`) arguments. Problems that leave the command usable are returned as
+/// warnings; a missing or malformed number for a limit is an error.
+pub fn parse(args: &str) -> Result<(GoParams, Vec<String>), String> {
+    let mut p = GoParams::default();
+    let mut warnings = Vec::new();
+    let words: Vec<&str> = args.split_whitespace().collect();
+    let mut i = 0;
+    let num = |i: usize, name: &str| -> Result<u64, String> {
+        words
+            .get(i + 1)
+            .and_then(|w| w.parse::<i64>().ok())
+            .map(|v| v.max(0) as u64)
+            .ok_or_else(|| format!("go {name} needs a number"))
+    };
+    while i < words.len() {
+        let w = words[i];
+        match w {
+            "btime" => p.time[0] = Some(num(i, w)?),
+            "wtime" => p.time[1] = Some(num(i, w)?),
+            "byoyomi" => p.byoyomi = num(i, w)?,
+            "binc" => p.inc[0] = num(i, w)?,
+            "winc" => p.inc[1] = num(i, w)?,
+            "movetime" => p.movetime = Some(num(i, w)?),
+            "movestogo" => {
+                num(i, w)?;
+            }
+            "depth" => p.depth = Some(num(i, w)?.min(1000) as i32),
+            "nodes" => p.nodes = Some(num(i, w)?),
+            "perft" => p.perft = Some(num(i, w)?.min(64) as u32),
+            "mate" => {
+                p.mate = Some(match words.get(i + 1) {
+                    Some(&"infinite") => None,
+                    _ => Some(num(i, w)?),
+                });
+            }
+            "infinite" => {
+                p.infinite = true;
+                i += 1;
+                continue;
+            }
+            "ponder" => {
+                p.ponder = true;
+                i += 1;
+                continue;
+            }
+            "searchmoves" => {
+                i += 1;
+                while i < words.len() && !KEYWORDS.contains(&words[i]) {
+                    p.searchmoves.push(words[i].to_string());
+                    i += 1;
+                }
+                continue;
+            }
+            other => {
+                warnings.push(format!("unknown go parameter '{other}' ignored"));
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+    Ok((p, warnings))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_form() {
+        let (p, w) = parse("btime 1000 wtime 2000 byoyomi 500 binc 10 winc 20").unwrap();
+        assert!(w.is_empty());
+        assert_eq!(p.time, [Some(1000), Some(2000)]);
+        assert_eq!((p.byoyomi, p.inc), (500, [10, 20]));
+        let (p, _) = parse("ponder btime 0 wtime 0 byoyomi 1000").unwrap();
+        assert!(p.ponder && p.byoyomi == 1000);
+        let (p, _) = parse("searchmoves 7g7f 2g2f depth 3").unwrap();
+        assert_eq!(p.searchmoves, ["7g7f", "2g2f"]);
+        assert_eq!(p.depth, Some(3));
+        assert_eq!(parse("mate infinite").unwrap().0.mate, Some(None));
+        assert_eq!(parse("mate 3000").unwrap().0.mate, Some(Some(3000)));
+        assert!(parse("depth x").is_err());
+        assert_eq!(parse("bogus 3 infinite").unwrap().1.len(), 2);
+    }
+}

@@ -1,0 +1,165 @@
+//! The engine's USI options: their declarations for `usi`, their values, and checked updates.
+
+use crate::core::rules::{
+    ENTERING_KING_CHOICES, MINI_JISHOGI_CHOICES, MINI_REPETITION_CHOICES, RuleOptions, parse_choice,
+};
+use crate::search::time::TimeOptions;
+
+/// Every option value the engine keeps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// `USI_Hash`: transposition table size in MiB.
+    pub hash_mib: usize,
+    /// `Threads`: search threads.
+    pub threads: usize,
+    /// `USI_Ponder`: the GUI may ask us to ponder.
+    pub ponder: bool,
+    /// `MultiPV`: number of principal variations reported.
+    pub multipv: usize,
+    /// Rule options (`EnteringKingRule`, `MaxMovesToDraw`, `Minishogi…`).
+    pub rules: RuleOptions,
+    /// `MinishogiExtraMoves`: extra moves of the weaker side in minishogi handicaps 2 and 6.
+    pub minishogi_extra_moves: u8,
+    /// `ByoyomiMargin` and `MinimumThinkingTime`.
+    pub time: TimeOptions,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mib: 64,
+            threads: 1,
+            ponder: false,
+            multipv: 1,
+            rules: RuleOptions::default(),
+            minishogi_extra_moves: 0,
+            time: TimeOptions::default(),
+        }
+    }
+}
+
+/// Limits of the numeric options.
+pub const HASH_RANGE: (u64, u64) = (1, 65536);
+/// See [`HASH_RANGE`].
+pub const THREADS_RANGE: (u64, u64) = (1, 256);
+/// See [`HASH_RANGE`].
+pub const MULTIPV_RANGE: (u64, u64) = (1, 600);
+/// See [`HASH_RANGE`].
+pub const MAX_MOVES_RANGE: (u64, u64) = (0, 100_000);
+/// See [`HASH_RANGE`].
+pub const TIME_OPTION_RANGE: (u64, u64) = (0, 600_000);
+
+/// The `option` lines of the `usi` answer, the game choice first.
+pub fn declarations(current_game: &str) -> Vec<String> {
+    let o = Options::default();
+    let combo = |name: &str, default: &str, vars: &[&str]| {
+        let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+        format!("option name {name} type combo default {default}{vars}")
+    };
+    let spin = |name: &str, default: u64, (min, max): (u64, u64)| {
+        format!("option name {name} type spin default {default} min {min} max {max}")
+    };
+    vec![
+        combo(
+            "USI_Variant",
+            current_game,
+            &["shogi", "minishogi", "nanashogi"],
+        ),
+        spin("USI_Hash", o.hash_mib as u64, HASH_RANGE),
+        spin("Threads", o.threads as u64, THREADS_RANGE),
+        "option name USI_Ponder type check default false".into(),
+        spin("MultiPV", o.multipv as u64, MULTIPV_RANGE),
+        combo(
+            "EnteringKingRule",
+            "CSARule27",
+            &ENTERING_KING_CHOICES.map(|(n, _)| n),
+        ),
+        spin("MaxMovesToDraw", 0, MAX_MOVES_RANGE),
+        combo(
+            "MinishogiRepetition",
+            "initiator",
+            &MINI_REPETITION_CHOICES.map(|(n, _)| n),
+        ),
+        combo(
+            "MinishogiJishogi",
+            "draw",
+            &MINI_JISHOGI_CHOICES.map(|(n, _)| n),
+        ),
+        combo("MinishogiExtraMoves", "0", &["0", "2", "3"]),
+        spin("ByoyomiMargin", o.time.byoyomi_margin, TIME_OPTION_RANGE),
+        spin(
+            "MinimumThinkingTime",
+            o.time.minimum_thinking_time,
+            TIME_OPTION_RANGE,
+        ),
+    ]
+}
+
+/// What a `setoption` did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum SetResult {
+    /// The value was stored.
+    Set,
+    /// Not an option of ours (acknowledged and ignored).
+    Unknown,
+}
+
+fn number(name: &str, value: &str, (min, max): (u64, u64)) -> Result<u64, String> {
+    let v: u64 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("{name} needs a whole number, got '{value}'"))?;
+    if v < min || v > max {
+        return Err(format!("{name} {v} is out of range {min}..{max}"));
+    }
+    Ok(v)
+}
+
+fn choice<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> Result<T, String> {
+    parse_choice(value.trim(), choices).ok_or_else(|| {
+        let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
+        format!("{name} must be one of {}, got '{value}'", names.join(", "))
+    })
+}
+
+impl Options {
+    /// Applies `setoption name <name> value <value>` for every option but `USI_Variant`.
+    /// An invalid value leaves the option unchanged and returns why.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<SetResult, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "usi_hash" | "hash" => self.hash_mib = number(name, value, HASH_RANGE)? as usize,
+            "threads" => self.threads = number(name, value, THREADS_RANGE)? as usize,
+            "usi_ponder" | "ponder" => {
+                self.ponder = match value.trim().to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("{name} must be true or false, got '{value}'")),
+                }
+            }
+            "multipv" | "usi_multipv" => {
+                self.multipv = number(name, value, MULTIPV_RANGE)? as usize
+            }
+            "enteringkingrule" => {
+                self.rules.entering_king = choice(name, value, &ENTERING_KING_CHOICES)?
+            }
+            "maxmovestodraw" => {
+                self.rules.max_moves_to_draw = number(name, value, MAX_MOVES_RANGE)? as u32
+            }
+            "minishogirepetition" => {
+                self.rules.minishogi_repetition = choice(name, value, &MINI_REPETITION_CHOICES)?
+            }
+            "minishogijishogi" => {
+                self.rules.minishogi_jishogi = choice(name, value, &MINI_JISHOGI_CHOICES)?
+            }
+            "minishogiextramoves" => {
+                self.minishogi_extra_moves = choice(name, value, &[("0", 0), ("2", 2), ("3", 3)])?
+            }
+            "byoyomimargin" => self.time.byoyomi_margin = number(name, value, TIME_OPTION_RANGE)?,
+            "minimumthinkingtime" => {
+                self.time.minimum_thinking_time = number(name, value, TIME_OPTION_RANGE)?
+            }
+            _ => return Ok(SetResult::Unknown),
+        }
+        Ok(SetResult::Set)
+    }
+}

@@ -1,0 +1,335 @@
+//! Scripted USI conversations with the built engine (`engine-tests/usi/*.usi`, format in its
+//! README), plus conversations generated here: a 10,000-move game, many stops, quit mid-search.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use tsubame::core::game::Position;
+use tsubame::core::moves::MoveList;
+use tsubame::core::rules::RuleOptions;
+use tsubame::games::minishogi::Minishogi;
+use tsubame::games::nana::Nana;
+use tsubame::games::shogi::Shogi;
+use tsubame::usi::Session;
+
+/// The engine process with its output arriving line by line on a channel.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// Every line received so far.
+    log: Vec<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tsubame"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the engine starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+            log: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        writeln!(self.stdin, "{text}").expect("the engine reads its input");
+        self.stdin.flush().unwrap();
+    }
+
+    /// Waits for a line satisfying `want`; returns it and the lines skipped before it.
+    fn wait(&mut self, want: &dyn Fn(&str) -> bool, timeout: Duration) -> Result<String, String> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.log.push(line.clone());
+                    if want(&line) {
+                        return Ok(line);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => return Err("timed out".into()),
+                Err(RecvTimeoutError::Disconnected) => return Err("the engine exited".into()),
+            }
+        }
+    }
+
+    /// Collects whatever has arrived without waiting.
+    fn drain(&mut self) -> Vec<String> {
+        let mut got = Vec::new();
+        while let Ok(l) = self.lines.try_recv() {
+            self.log.push(l.clone());
+            got.push(l);
+        }
+        got
+    }
+
+    /// Sends quit and checks that the process ends promptly.
+    fn quit(mut self) -> Vec<String> {
+        self.send("quit");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "exit status {status}");
+                break;
+            }
+            assert!(Instant::now() < deadline, "the engine did not quit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        while let Ok(l) = self.lines.recv_timeout(Duration::from_millis(200)) {
+            self.log.push(l);
+        }
+        self.log
+    }
+}
+
+/// Turns `\xNN` escapes into bytes (for control characters in scripts).
+fn unescape(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("\\x") {
+        out.push_str(&rest[..i]);
+        let hex = rest.get(i + 2..i + 4).unwrap_or("");
+        match u8::from_str_radix(hex, 16) {
+            Ok(b) => {
+                out.push(b as char);
+                rest = &rest[i + 4..];
+            }
+            Err(_) => {
+                out.push_str("\\x");
+                rest = &rest[i + 2..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The game state the runner tracks to judge each bestmove.
+#[derive(Clone)]
+struct Tracked {
+    variant: &'static str,
+    position: String,
+}
+
+fn legal_in<P: Position>(position: &str, reply: &str) -> Result<(), String> {
+    let mut s: Session<P> = Session::new();
+    let _ = s.set_position(position.strip_prefix("position ").unwrap_or("startpos"));
+    let pos = s.position();
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    match reply {
+        "resign" if list.is_empty() => Ok(()),
+        "resign" => Err("resigned with legal moves".into()),
+        "win" if pos.can_declare(&RuleOptions::default()) => Ok(()),
+        "win" => Err("declared without the right".into()),
+        mv => pos.parse_move(mv).map(|_| ()).map_err(|e| e.to_string()),
+    }
+}
+
+/// Checks that `bestmove <reply>` is legal in the tracked position.
+fn check_bestmove(t: &Tracked, line: &str) -> Result<(), String> {
+    let reply = line.split_whitespace().nth(1).unwrap_or("");
+    let r = match t.variant {
+        "minishogi" => legal_in::<Minishogi>(&t.position, reply),
+        "nanashogi" => legal_in::<Nana>(&t.position, reply),
+        _ => legal_in::<Shogi>(&t.position, reply),
+    };
+    r.map_err(|e| format!("{line} in {} ({}): {e}", t.position, t.variant))
+}
+
+/// Runs one script; returns a description of the first failure.
+fn run_script(name: &str, text: &str) -> Result<(), String> {
+    let mut engine = Engine::start();
+    let mut timeout = Duration::from_secs(10);
+    let mut tracked = Tracked {
+        variant: "shogi",
+        position: "position startpos".into(),
+    };
+    let mut searches: Vec<Tracked> = Vec::new();
+    let mut since_wait: Vec<String> = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.trim_end();
+        let at = format!("{name}:{}", n + 1);
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(cmd) = line.strip_prefix("> ") {
+            let cmd = unescape(cmd);
+            if let Some(v) = cmd.split(" value ").nth(1)
+                && (cmd.contains("USI_Variant") || cmd.contains("UCI_Variant"))
+            {
+                match v.trim().to_ascii_lowercase().as_str() {
+                    "shogi" => tracked.variant = "shogi",
+                    "minishogi" => tracked.variant = "minishogi",
+                    "nanashogi" | "nana" => tracked.variant = "nanashogi",
+                    _ => {}
+                }
+                if ["shogi", "minishogi", "nanashogi", "nana"]
+                    .contains(&v.trim().to_ascii_lowercase().as_str())
+                {
+                    tracked.position = "position startpos".into();
+                }
+            }
+            if cmd.starts_with("position ") {
+                tracked.position = cmd.clone();
+            }
+            if cmd.starts_with("go") && !cmd.contains("perft") && !cmd.contains("mate") {
+                searches.push(tracked.clone());
+            }
+            engine.send(&cmd);
+        } else if let Some(ms) = line.strip_prefix("sleep ") {
+            std::thread::sleep(Duration::from_millis(ms.parse().unwrap()));
+        } else if let Some(ms) = line.strip_prefix("timeout ") {
+            timeout = Duration::from_millis(ms.parse().unwrap());
+        } else if let Some(p) = line.strip_prefix("!< ") {
+            since_wait.extend(engine.drain());
+            if let Some(l) = since_wait.iter().find(|l| l.starts_with(p)) {
+                return Err(format!("{at}: unexpected line '{l}'"));
+            }
+        } else if let Some(p) = line.strip_prefix("<= ") {
+            engine
+                .wait(&|l| l == p, timeout)
+                .map_err(|e| format!("{at}: waiting for '{p}': {e}; got {:?}", engine.log))?;
+            since_wait.clear();
+        } else if let Some(p) = line.strip_prefix("< ") {
+            engine
+                .wait(&|l| l.starts_with(p), timeout)
+                .map_err(|e| format!("{at}: waiting for '{p}…': {e}; got {:?}", engine.log))?;
+            since_wait.clear();
+        } else {
+            return Err(format!("{at}: bad script line '{line}'"));
+        }
+    }
+    // Give a search still running a chance to end, then quit.
+    engine.send("stop");
+    let log = engine.quit();
+    let bestmoves: Vec<&String> = log.iter().filter(|l| l.starts_with("bestmove")).collect();
+    if bestmoves.len() != searches.len() {
+        return Err(format!(
+            "{name}: {} go commands but {} bestmove lines: {log:?}",
+            searches.len(),
+            bestmoves.len()
+        ));
+    }
+    for (t, b) in searches.iter().zip(bestmoves) {
+        check_bestmove(t, b).map_err(|e| format!("{name}: {e}"))?;
+    }
+    for l in &log {
+        if !l.is_ascii() {
+            return Err(format!("{name}: non-ASCII output '{l}'"));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn scripted_conversations() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("engine-tests/usi");
+    let mut scripts: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "usi"))
+        .collect();
+    scripts.sort();
+    assert!(scripts.len() >= 6, "scripts missing in {}", dir.display());
+    let failures: Vec<String> = scripts
+        .iter()
+        .filter_map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            run_script(&name, &std::fs::read_to_string(p).unwrap()).err()
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn ten_thousand_move_game_then_ready_and_legal_move() {
+    let moves = "5i5h 5a5b 5h5i 5b5a ".repeat(2500);
+    let script = format!(
+        "> position startpos moves {moves}\n> isready\n<= readyok\n> go depth 3\n< bestmove\n\
+         > position startpos moves {moves}7g7f\n> go depth 2\n< bestmove\n"
+    );
+    run_script("ten-thousand", &script).unwrap();
+}
+
+/// `stop` ends a search promptly at any point; the latency is printed (the benchmark figure),
+/// and only a hang fails the test.
+#[test]
+fn many_stops_are_answered() {
+    let mut engine = Engine::start();
+    engine.send("isready");
+    engine
+        .wait(&|l| l == "readyok", Duration::from_secs(10))
+        .unwrap();
+    let mut worst = Duration::ZERO;
+    let sfens = [
+        "position startpos",
+        "position startpos moves 7g7f 3c3d 8h2b+ 3a2b",
+        "position sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+    ];
+    for i in 0..30u64 {
+        engine.send(sfens[i as usize % sfens.len()]);
+        engine.send("go infinite");
+        std::thread::sleep(Duration::from_millis(5 + (i * 37) % 150));
+        let t = Instant::now();
+        engine.send("stop");
+        engine
+            .wait(&|l| l.starts_with("bestmove"), Duration::from_secs(2))
+            .unwrap();
+        worst = worst.max(t.elapsed());
+    }
+    println!(
+        "slowest stop-to-bestmove over 30 stops: {} ms",
+        worst.as_millis()
+    );
+    engine.quit();
+}
+
+#[test]
+fn quit_ends_a_running_search() {
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let log = engine.quit();
+    assert_eq!(log.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+}
+
+#[test]
+fn end_of_input_ends_the_engine() {
+    let mut engine = Engine::start();
+    engine.send("isready");
+    engine
+        .wait(&|l| l == "readyok", Duration::from_secs(10))
+        .unwrap();
+    drop(engine.stdin);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while engine.child.try_wait().unwrap().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "the engine did not exit at end of input"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
