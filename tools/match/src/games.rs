@@ -57,6 +57,7 @@ pub trait GameFn {
 declare_games! {
     Shogi => Shogi, ["shogi"];
     Minishogi => Minishogi, ["minishogi"];
+    Nana => tsubame::games::nana::Nana, ["nanashogi", "nana"], plain;
 }
 
 impl GameKind {
@@ -302,5 +303,7 @@ mod tests {
         assert_eq!(GameKind::parse("MiniShogi"), Some(GameKind::Minishogi));
         assert_eq!(GameKind::parse("chess"), None);
         assert_eq!(GameKind::Shogi.name(), "shogi");
+        assert_eq!(GameKind::parse("nana"), Some(GameKind::Nana));
+        assert_eq!(GameKind::Nana.name(), "nanashogi");
     }
 }

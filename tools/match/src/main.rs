@@ -35,7 +35,7 @@ struct Cli {
     #[arg(long, value_name = "SETTING", num_args = 1..)]
     each: Vec<String>,
 
-    /// The game: shogi or minishogi.
+    /// The game: shogi, minishogi or nanashogi (also `nana`).
     #[arg(long, default_value = "shogi")]
     game: String,
 

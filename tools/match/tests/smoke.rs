@@ -88,3 +88,8 @@ fn tsubame_self_play_shogi() {
 fn tsubame_self_play_minishogi() {
     self_play("minishogi");
 }
+
+#[test]
+fn tsubame_self_play_nanashogi() {
+    self_play("nanashogi");
+}
