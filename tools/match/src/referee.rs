@@ -469,22 +469,11 @@ fn engine_turn<P: GameExt>(
         reason,
         detail,
     };
-    let (go, limit_ms, grace_ms) = if let Some(n) = tc.nodes {
-        (format!("go nodes {n}"), settings.nodes_timeout_ms, 0)
-    } else if let Some(m) = tc.movetime_ms {
-        (format!("go movetime {m}"), m, settings.grace_ms)
+    let (go, limit_ms) = go_command(&tc, clocks, side, settings.nodes_timeout_ms);
+    let grace_ms = if tc.nodes.is_some() {
+        0
     } else {
-        let b = clocks[0].max(0);
-        let w = clocks[1].max(0);
-        let mut go = format!("go btime {b} wtime {w}");
-        if tc.byoyomi_ms > 0 || tc.inc_ms == 0 {
-            let _ = write!(go, " byoyomi {}", tc.byoyomi_ms);
-        }
-        if tc.inc_ms > 0 {
-            let _ = write!(go, " binc {} winc {}", tc.inc_ms, tc.inc_ms);
-        }
-        let limit = clocks[side.index()].max(0) as u64 + tc.inc_ms + tc.byoyomi_ms;
-        (go, limit, settings.grace_ms)
+        settings.grace_ms
     };
     let position = format!("position {}", opening.position_args(moves));
     if e.send(&position).is_err() || e.send(&go).is_err() {
@@ -524,15 +513,15 @@ fn engine_turn<P: GameExt>(
             {
                 e.mark_broken();
             }
-            let (reason, what) = if tc.nodes.is_some() {
-                (Reason::Unresponsive, "no move")
+            let reason = if tc.nodes.is_some() {
+                Reason::Unresponsive
             } else {
-                (Reason::TimeForfeit, "no move")
+                Reason::TimeForfeit
             };
             return Err(fault(
                 reason,
                 format!(
-                    "{} gave {what} within {} ms (limit {limit_ms} + grace {grace_ms})",
+                    "{} gave no move within {} ms (limit {limit_ms} + grace {grace_ms})",
                     color_name(side),
                     limit_ms + grace_ms
                 ),
@@ -549,10 +538,7 @@ fn engine_turn<P: GameExt>(
             ),
         ));
     }
-    if tc.nodes.is_none() && tc.movetime_ms.is_none() {
-        let c = &mut clocks[side.index()];
-        *c = (*c + tc.inc_ms as i64 - elapsed as i64).max(0);
-    }
+    clocks[side.index()] = clock_after_move(&tc, clocks[side.index()], elapsed);
     let text = line.split_whitespace().nth(1).unwrap_or("").to_string();
     match text.as_str() {
         "win" => Ok(Turn::Declare),
@@ -565,6 +551,43 @@ fn engine_turn<P: GameExt>(
             )),
         },
     }
+}
+
+/// The `go` command for the side to move and the time it may take (ms, grace not included):
+/// main time plus this move's increment plus byoyomi, the fixed move time, or under a node
+/// limit `nodes_timeout_ms`.
+pub fn go_command(
+    tc: &TimeControl,
+    clocks: &[i64; 2],
+    side: Color,
+    nodes_timeout_ms: u64,
+) -> (String, u64) {
+    if let Some(n) = tc.nodes {
+        (format!("go nodes {n}"), nodes_timeout_ms)
+    } else if let Some(m) = tc.movetime_ms {
+        (format!("go movetime {m}"), m)
+    } else {
+        let b = clocks[0].max(0);
+        let w = clocks[1].max(0);
+        let mut go = format!("go btime {b} wtime {w}");
+        if tc.byoyomi_ms > 0 || tc.inc_ms == 0 {
+            let _ = write!(go, " byoyomi {}", tc.byoyomi_ms);
+        }
+        if tc.inc_ms > 0 {
+            let _ = write!(go, " binc {} winc {}", tc.inc_ms, tc.inc_ms);
+        }
+        let limit = clocks[side.index()].max(0) as u64 + tc.inc_ms + tc.byoyomi_ms;
+        (go, limit)
+    }
+}
+
+/// The main time left after a move that took `elapsed` ms: the increment is added, the time
+/// used taken off, and what exceeds the main time came out of the byoyomi.
+pub fn clock_after_move(tc: &TimeControl, remaining: i64, elapsed: u64) -> i64 {
+    if tc.nodes.is_some() || tc.movetime_ms.is_some() {
+        return remaining;
+    }
+    (remaining + tc.inc_ms as i64 - elapsed as i64).max(0)
 }
 
 fn adjudicate_scores(
@@ -725,6 +748,61 @@ mod tests {
         let s = [Some(5), Some(-7), Some(0), Some(10)];
         assert!(adjudicate_scores(&adj, &s, 19).is_none());
         assert_eq!(adjudicate_scores(&adj, &s, 20).unwrap().0, GameResult::Draw);
+    }
+
+    #[test]
+    fn clocks() {
+        // 10 s + byoyomi 1 s: the engine may use all of its main time and the byoyomi.
+        let tc = TimeControl {
+            base_ms: 10_000,
+            byoyomi_ms: 1000,
+            ..Default::default()
+        };
+        let (go, limit) = go_command(&tc, &[10_000, 7_500], Color::White, 0);
+        assert_eq!(go, "go btime 10000 wtime 7500 byoyomi 1000");
+        assert_eq!(limit, 8_500);
+        assert_eq!(clock_after_move(&tc, 7_500, 3_000), 4_500);
+        // Past the main time the rest comes out of the byoyomi; the clock stays at 0.
+        assert_eq!(clock_after_move(&tc, 4_500, 5_200), 0);
+        let (_, limit) = go_command(&tc, &[0, 0], Color::Black, 0);
+        assert_eq!(limit, 1000);
+        // Fischer: the increment of this move is usable and is added after it.
+        let tc = TimeControl {
+            base_ms: 5_000,
+            inc_ms: 2_000,
+            ..Default::default()
+        };
+        let (go, limit) = go_command(&tc, &[5_000, 5_000], Color::Black, 0);
+        assert_eq!(go, "go btime 5000 wtime 5000 binc 2000 winc 2000");
+        assert_eq!(limit, 7_000);
+        assert_eq!(clock_after_move(&tc, 5_000, 1_000), 6_000);
+        assert_eq!(clock_after_move(&tc, 5_000, 6_900), 100);
+        // Sudden death still sends byoyomi 0.
+        let tc = TimeControl {
+            base_ms: 60_000,
+            ..Default::default()
+        };
+        let (go, limit) = go_command(&tc, &[60_000, 59_000], Color::White, 0);
+        assert_eq!(go, "go btime 60000 wtime 59000 byoyomi 0");
+        assert_eq!(limit, 59_000);
+        // Fixed time and nodes: no clock.
+        let tc = TimeControl {
+            movetime_ms: Some(100),
+            ..Default::default()
+        };
+        assert_eq!(
+            go_command(&tc, &[0, 0], Color::Black, 9),
+            ("go movetime 100".into(), 100)
+        );
+        assert_eq!(clock_after_move(&tc, 0, 150), 0);
+        let tc = TimeControl {
+            nodes: Some(5000),
+            ..Default::default()
+        };
+        assert_eq!(
+            go_command(&tc, &[0, 0], Color::Black, 9),
+            ("go nodes 5000".into(), 9)
+        );
     }
 
     #[test]
