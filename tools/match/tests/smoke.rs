@@ -93,3 +93,39 @@ fn tsubame_self_play_minishogi() {
 fn tsubame_self_play_nanashogi() {
     self_play("nanashogi");
 }
+
+/// From a mate-in-one opening both colours' Black mates at once: checkmate, recorded as %TSUMI.
+#[test]
+fn tsubame_mates_in_one() {
+    for (game, sfen) in [
+        ("shogi", "4k4/9/4G4/9/9/9/9/9/4K4 b G 1"),
+        ("minishogi", "2k2/5/2G2/5/2K2 b G 1"),
+    ] {
+        let out =
+            std::env::temp_dir().join(format!("tsubame-match-mate-{}-{game}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        std::fs::create_dir_all(&out).unwrap();
+        let openings = out.join("openings.txt");
+        std::fs::write(&openings, format!("sfen {sfen}\n")).unwrap();
+        let engine = format!("cmd={}", tsubame().display());
+        let output = Command::new(env!("CARGO_BIN_EXE_tsubame-match"))
+            .args(["--game", game, "--engine", &engine, "--engine", &engine])
+            .args(["--games", "2", "--byoyomi", "200", "--grace", "1000"])
+            .arg("--openings")
+            .arg(&openings)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .expect("runs");
+        assert!(output.status.success());
+        let results = std::fs::read_to_string(out.join("results.tsv")).unwrap();
+        for line in results.lines().skip(1) {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!((f[4], f[5], f[6]), ("1-0", "checkmate", "1"), "{line}");
+        }
+        if game == "shogi" {
+            let csa = std::fs::read_to_string(out.join("csa/game-00001.csa")).unwrap();
+            assert!(csa.contains("P+00KI\n+\n+0052KI\nT0\n%TSUMI\n"), "{csa}");
+        }
+    }
+}
