@@ -92,15 +92,15 @@ struct Cli {
     max_imbalance: i32,
 
     /// Seed for random openings and shuffling (default: from the clock; printed).
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     seed: Option<u64>,
 
     /// Number of games (rounded up to even). Default 100, or unlimited with --sprt.
-    #[arg(long, short = 'n')]
+    #[arg(long, short = 'n', value_name = "N")]
     games: Option<u64>,
 
     /// Games played at once (default: one per core).
-    #[arg(long, short = 'c')]
+    #[arg(long, short = 'c', value_name = "N")]
     concurrency: Option<usize>,
 
     /// Stop when the SPRT (pentanomial, on game pairs) accepts H0 or H1; two engines only.
@@ -108,19 +108,29 @@ struct Cli {
     sprt: bool,
 
     /// SPRT: Elo of H0 (logistic).
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "ELO",
+        default_value_t = 0.0,
+        allow_negative_numbers = true
+    )]
     elo0: f64,
 
     /// SPRT: Elo of H1 (logistic).
-    #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "ELO",
+        default_value_t = 5.0,
+        allow_negative_numbers = true
+    )]
     elo1: f64,
 
     /// SPRT: false positive rate.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, value_name = "P", default_value_t = 0.05)]
     alpha: f64,
 
     /// SPRT: false negative rate.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, value_name = "P", default_value_t = 0.05)]
     beta: f64,
 
     /// Plies after which a game is drawn (0: no limit); also sent as MaxMovesToDraw.
@@ -128,15 +138,15 @@ struct Cli {
     max_plies: u32,
 
     /// Shogi entering-king rule: CSARule27, CSARule24 or NoEnteringKing.
-    #[arg(long, default_value = "CSARule27")]
+    #[arg(long, value_name = "RULE", default_value = "CSARule27")]
     entering_king: String,
 
     /// Minishogi repetition rule: initiator, sente-loses or first-mover-loses.
-    #[arg(long, default_value = "initiator")]
+    #[arg(long, value_name = "RULE", default_value = "initiator")]
     minishogi_repetition: String,
 
     /// Minishogi jishogi rule: draw or count.
-    #[arg(long, default_value = "draw")]
+    #[arg(long, value_name = "RULE", default_value = "draw")]
     minishogi_jishogi: String,
 
     /// Adjudicate a win when both engines agree, for --resign-moves moves each, that one side
