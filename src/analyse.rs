@@ -88,6 +88,7 @@ pub fn analyse<G: SearchGame>(
             ..Limits::default()
         },
         threads: 1,
+        pruning: true,
         tt: &tt,
         shared: &shared,
         report: &report,

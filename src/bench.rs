@@ -43,6 +43,7 @@ fn bench_game<G: SearchGame>(depth: i32, tt: &TranspositionTable, say: &dyn Fn(&
                 ..Limits::default()
             },
             threads: 1,
+            pruning: true,
             tt,
             shared: &shared,
             report: &report,

@@ -372,3 +372,25 @@ fn mutated_sfens_never_panic() {
         }
     }
 }
+
+/// The search's quick check test agrees with playing the move, and SEE never panics.
+#[test]
+fn gives_check_agrees_with_playing_the_move() {
+    for pos in random_positions(5_000, 4242) {
+        let info = pos.check_info();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        for &mv in &list {
+            let mut next = pos.clone();
+            next.play(mv);
+            assert_eq!(
+                pos.gives_check(&info, mv),
+                next.in_check(),
+                "{} {}",
+                pos.to_sfen(),
+                pos.move_to_usi(mv)
+            );
+            let _ = pos.see_ge(mv, 0);
+        }
+    }
+}

@@ -93,9 +93,11 @@ impl<G: SearchGame> Worker<'_, G> {
         };
         self.eval_stack[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
+        let pruning = self.setup.pruning;
 
         // Step 5. Reverse futility pruning: far above beta at shallow depth.
-        if !N::PV
+        if pruning
+            && !N::PV
             && !in_check
             && depth <= RFP_MAX_DEPTH
             && !is_mate_score(beta)
@@ -105,7 +107,8 @@ impl<G: SearchGame> Worker<'_, G> {
         }
 
         // Step 6. Null-move pruning.
-        if !N::PV
+        if pruning
+            && !N::PV
             && !in_check
             && depth >= NMP_MIN_DEPTH
             && eval >= beta
@@ -135,7 +138,7 @@ impl<G: SearchGame> Worker<'_, G> {
         }
 
         // Step 7. Internal iterative reduction: without a table move, this node is likely new.
-        let depth = if tt_move == Move::NONE && depth >= 4 && (N::PV || cut_node) {
+        let depth = if pruning && tt_move == Move::NONE && depth >= 4 && (N::PV || cut_node) {
             depth - 1
         } else {
             depth
@@ -153,17 +156,16 @@ impl<G: SearchGame> Worker<'_, G> {
         let mut move_count = 0usize;
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
         let us = pos.side_to_move();
+        let check_info = pos.check_info();
 
         for mv in picker {
             move_count += 1;
             let capture = pos.is_capture(mv);
             let quiet = !capture && !mv.is_promotion();
-            let mut child = pos.clone();
-            child.play(mv);
-            let gives_check = child.in_check();
+            let gives_check = pos.gives_check(&check_info, mv);
 
             // Step 9. Pruning of moves at shallow depth.
-            if best_value > -MATE_BOUND && !in_check && !gives_check {
+            if pruning && best_value > -MATE_BOUND && !in_check && !gives_check {
                 if quiet {
                     if depth <= LMP_MAX_DEPTH
                         && move_count
@@ -190,6 +192,9 @@ impl<G: SearchGame> Worker<'_, G> {
                 (gives_check && ply < 2 * self.root_depth_hint() && pos.see_ge(mv, 0)) as i32;
             let new_depth = depth - 1 + extension;
 
+            let mut child = pos.clone();
+            child.play(mv);
+            debug_assert_eq!(child.in_check(), gives_check);
             self.nodes += 1;
             self.move_stack[ply] = mv;
             self.path.push(HistoryEntry {
@@ -200,7 +205,11 @@ impl<G: SearchGame> Worker<'_, G> {
             // Step 11. Late-move reductions, then the principal variation search.
             let mut value = -INFINITE;
             let full_null_window;
-            if depth >= 3 && move_count > 1 + N::PV as usize && (quiet || !pos.see_ge(mv, 0)) {
+            if pruning
+                && depth >= 3
+                && move_count > 1 + N::PV as usize
+                && (quiet || !pos.see_ge(mv, 0))
+            {
                 let mut r = self.lmr[(depth as usize).min(63)][move_count.min(63)];
                 r += cut_node as i32 - N::PV as i32 - gives_check as i32 - improving as i32;
                 if quiet {

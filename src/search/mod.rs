@@ -43,6 +43,12 @@ pub trait SearchGame: Position {
     fn null_move(&self) -> Option<Self>;
     /// Positions searched by `bench`, as SFEN.
     const BENCH_SFENS: &'static [&'static str];
+    /// Precomputed facts that make [`SearchGame::gives_check`] cheap at one node.
+    type CheckInfo;
+    /// The check information of the side to move.
+    fn check_info(&self) -> Self::CheckInfo;
+    /// True when the legal move `mv` gives check (without playing it).
+    fn gives_check(&self, info: &Self::CheckInfo, mv: Move) -> bool;
 }
 
 /// Limits of one search besides time.
@@ -151,6 +157,9 @@ pub struct SearchSetup<'a> {
     pub limits: Limits,
     /// Number of threads (Lazy SMP).
     pub threads: usize,
+    /// Selective search on (null move, reductions, futility and move-count pruning); off gives a
+    /// plain alpha-beta search with the same ordering and quiescence, for comparisons.
+    pub pruning: bool,
     /// The shared table.
     pub tt: &'a TranspositionTable,
     /// Stop flag, pondering, clock.

@@ -365,6 +365,7 @@ impl SearchJob {
             rules,
             limits,
             threads: self.options.threads,
+            pruning: self.options.pruning,
             tt: &self.tt,
             shared: &self.shared,
             report: &report,

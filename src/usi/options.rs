@@ -18,10 +18,10 @@ pub struct Options {
     pub multipv: usize,
     /// Rule options (`EnteringKingRule`, `MaxMovesToDraw`, `Minishogi…`).
     pub rules: RuleOptions,
-    /// `MinishogiExtraMoves`: extra moves of the weaker side in minishogi handicaps 2 and 6.
-    pub minishogi_extra_moves: u8,
     /// `ByoyomiMargin` and `MinimumThinkingTime`.
     pub time: TimeOptions,
+    /// `SearchPruning`: the selective search (off: plain alpha-beta, for strength comparisons).
+    pub pruning: bool,
 }
 
 impl Default for Options {
@@ -32,8 +32,8 @@ impl Default for Options {
             ponder: false,
             multipv: 1,
             rules: RuleOptions::default(),
-            minishogi_extra_moves: 0,
             time: TimeOptions::default(),
+            pruning: true,
         }
     }
 }
@@ -85,13 +85,13 @@ pub fn declarations(current_game: &str) -> Vec<String> {
             "draw",
             &MINI_JISHOGI_CHOICES.map(|(n, _)| n),
         ),
-        combo("MinishogiExtraMoves", "0", &["0", "2", "3"]),
         spin("ByoyomiMargin", o.time.byoyomi_margin, TIME_OPTION_RANGE),
         spin(
             "MinimumThinkingTime",
             o.time.minimum_thinking_time,
             TIME_OPTION_RANGE,
         ),
+        "option name SearchPruning type check default true".into(),
     ]
 }
 
@@ -115,6 +115,14 @@ fn number(name: &str, value: &str, (min, max): (u64, u64)) -> Result<u64, String
     Ok(v)
 }
 
+fn boolean(name: &str, value: &str) -> Result<bool, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!("{name} must be true or false, got '{value}'")),
+    }
+}
+
 fn choice<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> Result<T, String> {
     parse_choice(value.trim(), choices).ok_or_else(|| {
         let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
@@ -129,13 +137,8 @@ impl Options {
         match name.to_ascii_lowercase().as_str() {
             "usi_hash" | "hash" => self.hash_mib = number(name, value, HASH_RANGE)? as usize,
             "threads" => self.threads = number(name, value, THREADS_RANGE)? as usize,
-            "usi_ponder" | "ponder" => {
-                self.ponder = match value.trim().to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(format!("{name} must be true or false, got '{value}'")),
-                }
-            }
+            "usi_ponder" | "ponder" => self.ponder = boolean(name, value)?,
+            "searchpruning" => self.pruning = boolean(name, value)?,
             "multipv" | "usi_multipv" => {
                 self.multipv = number(name, value, MULTIPV_RANGE)? as usize
             }
@@ -150,9 +153,6 @@ impl Options {
             }
             "minishogijishogi" => {
                 self.rules.minishogi_jishogi = choice(name, value, &MINI_JISHOGI_CHOICES)?
-            }
-            "minishogiextramoves" => {
-                self.minishogi_extra_moves = choice(name, value, &[("0", 0), ("2", 2), ("3", 3)])?
             }
             "byoyomimargin" => self.time.byoyomi_margin = number(name, value, TIME_OPTION_RANGE)?,
             "minimumthinkingtime" => {

@@ -51,6 +51,17 @@ impl SearchGame for Nana {
     const BENCH_SFENS: &'static [&'static str] =
         &["3/3/3 b KRBkrb 1", "1k1/3/IKt b Br 1", "1C1/3/kcK b Bb 1"];
 
+    type CheckInfo = ();
+
+    fn check_info(&self) {}
+
+    /// Nana positions are tiny: playing the move is the simplest exact test.
+    fn gives_check(&self, _: &(), mv: Move) -> bool {
+        let mut next = self.clone();
+        next.play(mv);
+        next.in_check()
+    }
+
     fn evaluate(&self) -> i32 {
         let s = self.side_score(Color::Black) - self.side_score(Color::White);
         TEMPO

@@ -46,6 +46,10 @@ pub struct Tables {
     pub board: Bitboard,
     /// Each player's promotion zone.
     pub zone: [Bitboard; 2],
+    /// Each player's promotion zone grown by one rank towards him (where a promotion threatens).
+    pub near_zone: [Bitboard; 2],
+    /// The squares within two king steps of each square.
+    pub king_zone: [Bitboard; MAX_SQUARES],
     /// Each player's last rank (no pawn or lance may stand there unpromoted).
     pub last_rank: [Bitboard; 2],
     /// Each player's last two ranks (no knight may stand there unpromoted).
@@ -82,6 +86,8 @@ impl Tables {
             bishop_empty: empty,
             board: geo.all(),
             zone: [Bitboard::EMPTY; 2],
+            near_zone: [Bitboard::EMPTY; 2],
+            king_zone: empty,
             last_rank: [Bitboard::EMPTY; 2],
             last_two: [Bitboard::EMPTY; 2],
             forced: [[Bitboard::EMPTY; 8]; 2],
@@ -107,6 +113,7 @@ impl Tables {
                 })
             };
             t.zone[ci] = far(zone_ranks);
+            t.near_zone[ci] = far(zone_ranks + 1);
             t.last_rank[ci] = far(1);
             t.last_two[ci] = far(2);
             t.forced[ci][Kind::Pawn.index()] = t.last_rank[ci];
@@ -119,6 +126,12 @@ impl Tables {
             t.king[i] = geo.steps(sq, &KING_STEPS);
             t.rook_empty[i] = (0..4).fold(Bitboard::EMPTY, |b, d| b | t.lines.rays[d][i]);
             t.bishop_empty[i] = (4..8).fold(Bitboard::EMPTY, |b, d| b | t.lines.rays[d][i]);
+        }
+        for s in 0..geo.square_count() {
+            t.king_zone[s] = t.king[s];
+            for n in t.king[s] {
+                t.king_zone[s] |= t.king[n.index()];
+            }
         }
         for f in 0..geo.files {
             t.files[f as usize] = geo.file_mask(f);

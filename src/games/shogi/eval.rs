@@ -93,15 +93,7 @@ impl<V: Variant> Board<V> {
                 Color::White => r,
             }
         };
-        let near_zone = {
-            let z = t.zone[color.index()];
-            // One rank short of the zone as well.
-            let mut grown = z;
-            for sq in z {
-                grown |= t.pawn[(!color).index()][sq.index()];
-            }
-            grown
-        };
+        let near_zone = t.near_zone[color.index()];
         for sq in self.color_bb(color) {
             let kind = self.piece_at(sq).kind();
             score += w.board[kind.index()];
@@ -116,11 +108,7 @@ impl<V: Variant> Board<V> {
             let near = t.king[k.index()];
             let guards = near & (self.golds(color) | self.pieces(color, Kind::Silver));
             score += w.guard * guards.count() as i32;
-            let mut zone2 = near;
-            for sq in near {
-                zone2 |= t.king[sq.index()];
-            }
-            let attackers: Bitboard = zone2 & self.color_bb(!color);
+            let attackers: Bitboard = t.king_zone[k.index()] & self.color_bb(!color);
             score -= w.attacker_near_king * attackers.count() as i32;
             score -= w.king_exposure * (progress(k) - 1).max(0);
         }
@@ -130,6 +118,17 @@ impl<V: Variant> Board<V> {
 
 impl<V: Variant> crate::search::SearchGame for Board<V> {
     const BENCH_SFENS: &'static [&'static str] = V::BENCH_SFENS;
+    type CheckInfo = super::see::CheckInfo;
+
+    #[inline]
+    fn check_info(&self) -> Self::CheckInfo {
+        Board::check_info(self)
+    }
+
+    #[inline]
+    fn gives_check(&self, info: &Self::CheckInfo, mv: crate::core::moves::Move) -> bool {
+        Board::gives_check(self, info, mv)
+    }
 
     #[inline]
     fn evaluate(&self) -> i32 {

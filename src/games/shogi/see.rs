@@ -99,3 +99,78 @@ impl<V: Variant> Board<V> {
         unreachable!("attackers is not empty")
     }
 }
+
+/// What the side to move needs to tell at once whether a move gives check.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckInfo {
+    /// The enemy king, if there is one.
+    king: Option<Square>,
+    /// `squares[kind]`: where a piece of that kind (of the side to move) would attack the king.
+    squares: [Bitboard; super::types::KIND_COUNT],
+    /// Pieces of the side to move whose departure uncovers an attack on the king.
+    discoverers: Bitboard,
+}
+
+impl<V: Variant> Board<V> {
+    /// The check information of the side to move.
+    pub fn check_info(&self) -> CheckInfo {
+        let us = self.side;
+        let them = !us;
+        let mut ci = CheckInfo {
+            king: self.king(them),
+            squares: [Bitboard::EMPTY; super::types::KIND_COUNT],
+            discoverers: Bitboard::EMPTY,
+        };
+        let Some(ek) = ci.king else {
+            return ci;
+        };
+        let t = V::tables();
+        let occ = self.occupied();
+        for kind in Kind::ALL {
+            if kind != Kind::King {
+                ci.squares[kind.index()] = t.attacks(kind, them, ek, occ);
+            }
+        }
+        let k = ek.index();
+        let snipers = (t.rook_empty[k]
+            & (self.pieces(us, Kind::Rook) | self.pieces(us, Kind::Dragon)))
+            | (t.bishop_empty[k] & (self.pieces(us, Kind::Bishop) | self.pieces(us, Kind::Horse)))
+            | (t.lines.rays[them.index()][k] & self.pieces(us, Kind::Lance));
+        for s in snipers {
+            let blockers = t.lines.between(ek, s) & occ;
+            if blockers.any() && !blockers.more_than_one() {
+                ci.discoverers |= blockers & self.color_bb(us);
+            }
+        }
+        ci
+    }
+
+    /// True when the legal move `mv` gives check (directly or by discovery).
+    pub fn gives_check(&self, ci: &CheckInfo, mv: Move) -> bool {
+        let Some(ek) = ci.king else {
+            return false;
+        };
+        let to = mv.to();
+        if mv.is_drop() {
+            return ci.squares[mv.drop_piece() as usize].has(to);
+        }
+        let from = mv.from();
+        let kind = self.piece_at(from).kind();
+        let kind = if mv.is_promotion() {
+            kind.promoted()
+        } else {
+            kind
+        };
+        if ci.squares[kind.index()].has(to) {
+            return true;
+        }
+        if ci.discoverers.has(from) {
+            let lines = &V::tables().lines;
+            let aligned = lines.between(ek, to).has(from)
+                || lines.between(ek, from).has(to)
+                || lines.between(from, to).has(ek);
+            return !aligned;
+        }
+        false
+    }
+}
