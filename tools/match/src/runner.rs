@@ -369,8 +369,16 @@ pub fn run<P: GameExt>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<S
     // Check every engine once before the match: a wrong command fails here, not in every game.
     let mut names = Vec::new();
     for (i, e) in cfg.engines.iter().enumerate() {
-        let mut engine = start_engine(&cfg, i, 0, &log, &hard_stop)
-            .map_err(|err| format!("engine {} ({}): {err}", i + 1, e.name))?;
+        let mut engine = match start_engine(&cfg, i, 0, &log, &hard_stop) {
+            Ok(engine) => engine,
+            Err(_) if hard_stop.load(Ordering::Relaxed) => {
+                return Ok(Summary {
+                    text: "interrupted before the first game\n".into(),
+                    interrupted: true,
+                });
+            }
+            Err(err) => return Err(format!("engine {} ({}): {err}", i + 1, e.name)),
+        };
         engine.shutdown(Duration::from_millis(500));
         names.push(e.name.clone());
     }
@@ -618,7 +626,11 @@ pub fn run<P: GameExt>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<S
             }
         ),
     );
-    let _ = fs::write(cfg.out_dir.join("summary.txt"), &text);
+    let command: Vec<String> = std::env::args().collect();
+    let _ = fs::write(
+        cfg.out_dir.join("summary.txt"),
+        format!("Command: {}\nSeed: {}\n{text}", command.join(" "), cfg.seed),
+    );
     Ok(Summary { text, interrupted })
 }
 
