@@ -86,3 +86,57 @@ pub fn run(depth: Option<i32>, say: &dyn Fn(&str)) -> (u64, u64) {
     ));
     (nodes, nps)
 }
+
+/// Searches each standard shogi bench position for `ms` milliseconds with `threads` threads;
+/// returns the nodes searched in all.
+fn timed<G: SearchGame>(threads: usize, ms: u64) -> (u64, u64) {
+    let tt = TranspositionTable::new(64);
+    let mut nodes = 0;
+    let start = Instant::now();
+    for sfen in G::BENCH_SFENS {
+        let pos = G::from_sfen(sfen).expect("bench positions are valid");
+        tt.clear();
+        let shared = Shared::default();
+        shared.set_budget(Some(search::time::Budget {
+            optimum: ms,
+            maximum: ms,
+        }));
+        let history = [HistoryEntry {
+            key: pos.key(),
+            in_check: pos.in_check(),
+        }];
+        let report = |_: &search::Report| {};
+        let setup = SearchSetup {
+            history: &history,
+            rules: RuleOptions::default(),
+            limits: Limits {
+                multipv: 1,
+                ..Limits::default()
+            },
+            threads,
+            pruning: true,
+            tt: &tt,
+            shared: &shared,
+            report: &report,
+        };
+        nodes += search::with_search_stack(|| search::run(&pos, &setup)).nodes;
+    }
+    (nodes, start.elapsed().as_millis().max(1) as u64)
+}
+
+/// The thread-scaling benchmark: nodes per second of standard shogi with one thread and with
+/// `threads` threads, each position searched for `ms` milliseconds, and the speed-up.
+pub fn smp(threads: usize, ms: u64, say: &dyn Fn(&str)) {
+    let (n1, t1) = timed::<Shogi>(1, ms);
+    let (n2, t2) = timed::<Shogi>(threads, ms);
+    let nps1 = n1 * 1000 / t1;
+    let nps2 = n2 * 1000 / t2;
+    say(&format!("1 thread: {n1} nodes in {t1} ms, {nps1} nps"));
+    say(&format!(
+        "{threads} threads: {n2} nodes in {t2} ms, {nps2} nps"
+    ));
+    say(&format!(
+        "speed-up in nodes/s: {:.2}x",
+        nps2 as f64 / nps1.max(1) as f64
+    ));
+}

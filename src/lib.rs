@@ -9,4 +9,5 @@ pub mod core;
 pub mod error;
 pub mod games;
 pub mod search;
+pub mod selfplay;
 pub mod usi;

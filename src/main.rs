@@ -12,6 +12,7 @@ use tsubame::core::perft::perft;
 use tsubame::games::minishogi::Minishogi;
 use tsubame::games::nana::Nana;
 use tsubame::games::shogi::Shogi;
+use tsubame::selfplay::{MatchConfig, Player, run_match};
 use tsubame::usi;
 
 #[derive(Parser)]
@@ -39,15 +40,53 @@ enum Command {
         depth: u32,
     },
     /// Benchmarks: `search` (default) is the fixed-depth search whose node count signs a build;
-    /// `perft` times bulk-counted perft from the start positions.
+    /// `perft` times bulk-counted perft from the start positions; `smp` compares nodes/s with one
+    /// and with `--threads` threads.
     Bench {
-        /// What to measure: search or perft.
+        /// What to measure: search, perft or smp.
         #[arg(default_value = "search")]
         what: String,
+        /// Threads for `smp`.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Milliseconds per position for `smp`.
+        #[arg(long, default_value_t = 3000)]
+        ms: u64,
         /// Depth: search depth for shogi (minishogi goes two deeper), or perft depth for shogi
         /// (minishogi goes one deeper).
         #[arg(long)]
         depth: Option<u32>,
+    },
+    /// Plays this engine against itself in-process with two configurations (A and B), e.g. two
+    /// threads against one, or the full search against plain alpha-beta.
+    Selfplay {
+        /// The game: shogi, minishogi or nanashogi.
+        #[arg(long, default_value = "minishogi")]
+        variant: String,
+        /// Number of games (openings are played twice, colours swapped).
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        /// Milliseconds per move.
+        #[arg(long, default_value_t = 100)]
+        movetime: u64,
+        /// Random opening plies.
+        #[arg(long, default_value_t = 4)]
+        opening_plies: usize,
+        /// Threads of player A.
+        #[arg(long, default_value_t = 1)]
+        threads_a: usize,
+        /// Threads of player B.
+        #[arg(long, default_value_t = 1)]
+        threads_b: usize,
+        /// Player A searches plain alpha-beta (no selective search).
+        #[arg(long)]
+        plain_a: bool,
+        /// Player B searches plain alpha-beta (no selective search).
+        #[arg(long)]
+        plain_b: bool,
+        /// Seed of the random openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Shows a position and the engine's best line as it thinks, in plain words.
     Analyse {
@@ -111,7 +150,16 @@ fn run(command: Option<Command>) -> Result<(), String> {
             "nanashogi" | "nana" => perft_command::<Nana>(sfen.as_deref(), depth),
             other => Err(format!("unknown variant '{other}'")),
         },
-        Some(Command::Bench { what, depth }) => match what.as_str() {
+        Some(Command::Bench {
+            what,
+            depth,
+            threads,
+            ms,
+        }) => match what.as_str() {
+            "smp" => {
+                tsubame::bench::smp(threads, ms, &|l: &str| println!("{l}"));
+                Ok(())
+            }
             "perft" => {
                 let d = depth.unwrap_or(6);
                 bench_perft::<Shogi>(d);
@@ -123,8 +171,51 @@ fn run(command: Option<Command>) -> Result<(), String> {
                 tsubame::bench::run(depth.map(|d| d as i32), &|l: &str| println!("{l}"));
                 Ok(())
             }
-            other => Err(format!("unknown benchmark '{other}' (search, perft)")),
+            other => Err(format!("unknown benchmark '{other}' (search, perft, smp)")),
         },
+        Some(Command::Selfplay {
+            variant,
+            games,
+            movetime,
+            opening_plies,
+            threads_a,
+            threads_b,
+            plain_a,
+            plain_b,
+            seed,
+        }) => {
+            let a = Player {
+                threads: threads_a,
+                pruning: !plain_a,
+            };
+            let b = Player {
+                threads: threads_b,
+                pruning: !plain_b,
+            };
+            let cfg = MatchConfig {
+                games,
+                movetime,
+                opening_plies,
+                max_plies: 400,
+                seed,
+            };
+            let say = |l: &str| println!("{l}");
+            let score = match variant.to_ascii_lowercase().as_str() {
+                "shogi" => run_match::<Shogi>(a, b, &cfg, &say),
+                "minishogi" => run_match::<Minishogi>(a, b, &cfg, &say),
+                "nanashogi" | "nana" => run_match::<Nana>(a, b, &cfg, &say),
+                other => return Err(format!("unknown variant '{other}'")),
+            };
+            println!(
+                "A ({a:?}) vs B ({b:?}): +{} ={} -{}, {:.1}% for A, {:+.0} Elo",
+                score.wins,
+                score.draws,
+                score.losses,
+                100.0 * score.fraction(),
+                score.elo()
+            );
+            Ok(())
+        }
         Some(Command::Analyse {
             variant,
             sfen,

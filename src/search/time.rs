@@ -56,7 +56,12 @@ pub fn budget(clock: &Clock, opts: &TimeOptions) -> Option<Budget> {
             maximum: t,
         });
     }
-    let time = clock.time?;
+    // `go byoyomi 1000` without main times (as some clients send it) means no main time left.
+    let time = match clock.time {
+        Some(t) => t,
+        None if clock.byoyomi > 0 || clock.increment > 0 => 0,
+        None => return None,
+    };
     let margin = if clock.byoyomi > 0 {
         opts.byoyomi_margin.min(clock.byoyomi.saturating_sub(1))
     } else {
@@ -142,5 +147,10 @@ mod tests {
         assert_eq!(b.optimum, b.maximum);
         assert!(b.maximum <= 500 && b.maximum >= 450);
         assert_eq!(budget(&Clock::default(), &TimeOptions::default()), None);
+        let byoyomi_only = Clock {
+            byoyomi: 1000,
+            ..Clock::default()
+        };
+        assert!(budget(&byoyomi_only, &TimeOptions::default()).is_some());
     }
 }
