@@ -3,7 +3,7 @@
 use arrayvec::ArrayVec;
 
 use super::SearchGame;
-use super::movepick::MovePicker;
+use super::movepick::GOOD_CAPTURE_MARK;
 use super::params::*;
 use super::thread::Worker;
 use super::tt::{Bound, value_from_tt, value_to_tt};
@@ -56,6 +56,10 @@ impl<G: SearchGame> Worker<'_, G> {
         // Step 2. Repetition by the game's rules, the ply limit, mate-distance pruning.
         if let Some(v) = self.repetition_value(pos, ply) {
             return v;
+        }
+        let limit = self.setup.rules.max_moves_to_draw as usize;
+        if limit > 0 && self.path.len() > limit {
+            return super::value::DRAW;
         }
         if ply >= MAX_PLY - 4 {
             return if in_check { 0 } else { pos.evaluate() };
@@ -146,8 +150,8 @@ impl<G: SearchGame> Worker<'_, G> {
 
         // Step 8. The move loop.
         let previous = self.move_stack[ply - 1];
-        let picker = MovePicker::new(pos, tt_move, &self.history, ply, previous, false, false);
-        if picker.is_empty() {
+        self.pickers[ply].fill(pos, tt_move, &self.history, ply, previous, false, false);
+        if self.pickers[ply].is_empty() {
             return mated_in(ply);
         }
         self.history.clear_killers(ply + 1);
@@ -158,7 +162,7 @@ impl<G: SearchGame> Worker<'_, G> {
         let us = pos.side_to_move();
         let check_info = pos.check_info();
 
-        for mv in picker {
+        while let Some((mv, score)) = self.pickers[ply].next_move() {
             move_count += 1;
             let capture = pos.is_capture(mv);
             let quiet = !capture && !mv.is_promotion();
@@ -182,7 +186,10 @@ impl<G: SearchGame> Worker<'_, G> {
                     if depth <= 7 && !pos.see_ge(mv, -SEE_QUIET_MARGIN * depth) {
                         continue;
                     }
-                } else if depth <= 6 && !pos.see_ge(mv, -SEE_CAPTURE_MARGIN * depth) {
+                } else if depth <= 6
+                    && score < GOOD_CAPTURE_MARK
+                    && !pos.see_ge(mv, -SEE_CAPTURE_MARGIN * depth)
+                {
                     continue;
                 }
             }
@@ -208,7 +215,7 @@ impl<G: SearchGame> Worker<'_, G> {
             if pruning
                 && depth >= 3
                 && move_count > 1 + N::PV as usize
-                && (quiet || !pos.see_ge(mv, 0))
+                && (quiet || (capture && score < GOOD_CAPTURE_MARK))
             {
                 let mut r = self.lmr[(depth as usize).min(63)][move_count.min(63)];
                 r += cut_node as i32 - N::PV as i32 - gives_check as i32 - improving as i32;

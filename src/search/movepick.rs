@@ -17,17 +17,34 @@ const BAD_CAPTURE: i32 = -(1 << 24);
 /// Moves taken by selection before the rest is sorted once.
 const SELECTION_PICKS: usize = 3;
 
+/// Ordering scores at or above this mark captures that do not lose material by static exchange.
+pub const GOOD_CAPTURE_MARK: i32 = GOOD_CAPTURE;
+
 /// The moves of one node, each packed with its score as `score << 16 | move` so that comparing
-/// the packed values orders by score.
+/// the packed values orders by score. Each search thread keeps one picker per ply and refills it
+/// at every node, so that no move list is copied around.
 pub struct MovePicker {
     entries: ArrayVec<i64, MAX_MOVES>,
     next: usize,
     sorted: bool,
 }
 
+impl Default for MovePicker {
+    fn default() -> Self {
+        MovePicker {
+            entries: ArrayVec::new(),
+            next: 0,
+            sorted: false,
+        }
+    }
+}
+
 impl MovePicker {
-    /// Orders the legal moves of `pos` (all of them, or only tactical ones for quiescence).
-    pub fn new<G: SearchGame>(
+    /// Fills the picker with the legal moves of `pos` (all of them, or only tactical ones for
+    /// quiescence) and their ordering scores.
+    #[allow(clippy::too_many_arguments)]
+    pub fn fill<G: SearchGame>(
+        &mut self,
         pos: &G,
         tt_move: Move,
         history: &History,
@@ -35,7 +52,7 @@ impl MovePicker {
         previous: Move,
         tactical_only: bool,
         promotions: bool,
-    ) -> MovePicker {
+    ) {
         let mut moves = MoveList::new();
         if tactical_only {
             pos.tactical_moves(&mut moves, promotions);
@@ -49,7 +66,10 @@ impl MovePicker {
             history.counter(previous)
         };
         let us = pos.side_to_move();
-        let mut entries = ArrayVec::new();
+        let entries = &mut self.entries;
+        entries.clear();
+        self.next = 0;
+        self.sorted = false;
         for &mv in &moves {
             let score = if mv == tt_move {
                 TT_MOVE
@@ -73,11 +93,6 @@ impl MovePicker {
             };
             entries.push((score as i64) << 16 | mv.0 as i64);
         }
-        MovePicker {
-            entries,
-            next: 0,
-            sorted: false,
-        }
     }
 
     /// True when there is no move at all.
@@ -86,11 +101,9 @@ impl MovePicker {
     }
 }
 
-impl Iterator for MovePicker {
-    type Item = Move;
-
-    /// The best remaining move.
-    fn next(&mut self) -> Option<Move> {
+impl MovePicker {
+    /// The best remaining move with its ordering score.
+    pub fn next_move(&mut self) -> Option<(Move, i32)> {
         let n = self.entries.len();
         if self.next >= n {
             return None;
@@ -111,6 +124,6 @@ impl Iterator for MovePicker {
         }
         let e = self.entries[self.next];
         self.next += 1;
-        Some(Move(e as u16))
+        Some((Move(e as u16), (e >> 16) as i32))
     }
 }

@@ -3,7 +3,7 @@
 
 use super::SearchGame;
 use super::alphabeta::NodeType;
-use super::movepick::MovePicker;
+use super::movepick::GOOD_CAPTURE_MARK;
 use super::params::{DELTA_MARGIN, MAX_PLY, QS_PROMOTION_PLIES};
 use super::thread::Worker;
 use super::tt::{Bound, value_from_tt, value_to_tt};
@@ -66,7 +66,7 @@ impl<G: SearchGame> Worker<'_, G> {
             best_value = eval;
         }
 
-        let picker = MovePicker::new(
+        self.pickers[ply].fill(
             pos,
             tt_move,
             &self.history,
@@ -75,16 +75,20 @@ impl<G: SearchGame> Worker<'_, G> {
             !in_check,
             qply < QS_PROMOTION_PLIES,
         );
-        if in_check && picker.is_empty() {
+        if in_check && self.pickers[ply].is_empty() {
             return mated_in(ply);
         }
         let mut best_move = Move::NONE;
-        for mv in picker {
+        while let Some((mv, score)) = self.pickers[ply].next_move() {
             if !in_check {
                 if !mv.is_promotion() && eval + pos.captured_value(mv) + DELTA_MARGIN <= alpha {
                     continue;
                 }
-                if !pos.see_ge(mv, 0) {
+                // The picker's score tells whether a capture survives static exchange.
+                if pos.is_capture(mv) && score < GOOD_CAPTURE_MARK {
+                    continue;
+                }
+                if !pos.is_capture(mv) && !pos.see_ge(mv, 0) {
                     continue;
                 }
             }

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::history::History;
+use super::movepick::MovePicker;
 use super::params::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, CHECK_INTERVAL, MAX_PLY};
 use super::value::{INFINITE, MATE, is_mate_score};
 use super::{Report, SearchGame, SearchResult, SearchSetup};
@@ -46,6 +47,8 @@ pub(super) struct Worker<'a, G: SearchGame> {
     pub stopped: bool,
     start: Instant,
     pub lmr: Box<[[i32; 64]; 64]>,
+    /// One move picker per ply, refilled at every node.
+    pub pickers: Box<[MovePicker]>,
 }
 
 impl<'a, G: SearchGame> Worker<'a, G> {
@@ -107,6 +110,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             stopped: false,
             start: Instant::now(),
             lmr,
+            pickers: (0..MAX_PLY + 4).map(|_| MovePicker::default()).collect(),
         }
     }
 

@@ -80,17 +80,26 @@ fn unpack(data: u64) -> TtHit {
 }
 
 impl TranspositionTable {
-    /// A table of about `mib` mebibytes (at least one bucket).
+    /// A table of about `mib` mebibytes (at least one bucket). Panics if memory runs out; the USI
+    /// layer uses [`TranspositionTable::try_new`].
     pub fn new(mib: usize) -> TranspositionTable {
+        Self::try_new(mib).expect("memory for the transposition table")
+    }
+
+    /// A table of about `mib` mebibytes, or an error when the memory cannot be had.
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
         let count = (mib.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(count);
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|e| format!("cannot allocate {mib} MiB: {e}"))?;
         buckets.resize_with(count, || Bucket {
             words: Default::default(),
         });
-        TranspositionTable {
+        Ok(TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Size in mebibytes.

@@ -181,22 +181,29 @@ impl Engine {
             self.search = None;
             let mib = self.options.hash_mib;
             let (tx, rx) = mpsc::channel();
+            // Free the old table first, so that the new one fits where the old one was.
+            let old = self.tt.size_mib();
+            self.tt = Arc::new(TranspositionTable::new(1));
             std::thread::spawn(move || {
-                let _ = tx.send(TranspositionTable::new(mib));
+                let _ = tx.send(TranspositionTable::try_new(mib));
             });
             loop {
                 match rx.recv_timeout(KEEP_ALIVE) {
-                    Ok(tt) => {
+                    Ok(Ok(tt)) => {
                         self.tt = Arc::new(tt);
                         break;
                     }
                     Err(mpsc::RecvTimeoutError::Timeout) => self.say(""),
+                    Ok(Err(e)) => {
+                        self.error(&format!("USI_Hash: {e}; kept {old} MiB"));
+                        self.tt = Arc::new(TranspositionTable::new(old));
+                        self.options.hash_mib = old;
+                        break;
+                    }
                     Err(mpsc::RecvTimeoutError::Disconnected) => {
-                        self.error(&format!(
-                            "could not allocate {mib} MiB for USI_Hash; kept {} MiB",
-                            self.tt.size_mib()
-                        ));
-                        self.options.hash_mib = self.tt.size_mib();
+                        self.error(&format!("USI_Hash: allocation failed; kept {old} MiB"));
+                        self.tt = Arc::new(TranspositionTable::new(old));
+                        self.options.hash_mib = old;
                         break;
                     }
                 }
