@@ -1,0 +1,309 @@
+//! What the runner needs from a game beyond [`Position`]: CSA notation (standard shogi only), a
+//! material balance for random openings, and the 24-point impasse adjudication.
+//!
+//! Every game the runner plays implements [`GameExt`]; the defaults suit a game without those
+//! features, so a new game needs one `impl GameExt for NewGame {}` line and a line in [`GameKind`].
+
+use tsubame::core::color::Color;
+use tsubame::core::game::Position;
+use tsubame::core::moves::Move;
+use tsubame::games::minishogi::{Mini, Minishogi};
+use tsubame::games::shogi::position::Board;
+use tsubame::games::shogi::types::Kind;
+use tsubame::games::shogi::{Shogi, Standard, Variant};
+
+/// Declares the games the runner knows: for each, the [`GameKind`] variant, the position type,
+/// and the names accepted for it (the first is the `USI_Variant` value). A game marked `plain`
+/// gets the default [`GameExt`] (no CSA, no material balance, no impasse rule).
+macro_rules! declare_games {
+    ($( $variant:ident => $ty:ty, [$($name:literal),+] $(, $plain:ident)? );+ $(;)?) => {
+        /// The games the runner knows, by their `USI_Variant` names.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum GameKind {
+            $(
+                #[doc = concat!("The game known as", $(" `", $name, "`"),+, ".")]
+                $variant,
+            )+
+        }
+
+        impl GameKind {
+            /// Every game, with the names accepted for it (the first is the `USI_Variant` value).
+            pub const ALL: &'static [(GameKind, &'static [&'static str])] =
+                &[$((GameKind::$variant, &[$($name),+])),+];
+
+            /// Calls `f` with the position type of the game.
+            pub fn dispatch<F: GameFn>(self, f: F) -> F::Output {
+                match self {
+                    $(GameKind::$variant => f.call::<$ty>(),)+
+                }
+            }
+        }
+
+        $($(declare_games!(@$plain $ty);)?)+
+    };
+    (@plain $ty:ty) => {
+        impl GameExt for $ty {}
+    };
+}
+
+/// A computation generic over the game, run by [`GameKind::dispatch`].
+pub trait GameFn {
+    /// What it returns.
+    type Output;
+    /// Runs it for game `P`.
+    fn call<P: GameExt>(self) -> Self::Output;
+}
+
+declare_games! {
+    Shogi => Shogi, ["shogi"];
+    Minishogi => Minishogi, ["minishogi"];
+    Nana => tsubame::games::nana::Nana, ["nanashogi", "nana"], plain;
+}
+
+impl GameKind {
+    /// The game named `name` (case-insensitive).
+    pub fn parse(name: &str) -> Option<GameKind> {
+        GameKind::ALL
+            .iter()
+            .find(|(_, names)| names.iter().any(|n| n.eq_ignore_ascii_case(name)))
+            .map(|&(k, _)| k)
+    }
+
+    /// The `USI_Variant` value.
+    pub fn name(self) -> &'static str {
+        GameKind::ALL
+            .iter()
+            .find(|(k, _)| *k == self)
+            .map(|(_, names)| names[0])
+            .unwrap_or("?")
+    }
+}
+
+/// Runner features a game may offer.
+pub trait GameExt: Position {
+    /// The position as a CSA v2.2 start position (`PI` or `P1`… lines, hands, side to move), for
+    /// games that CSA can record.
+    fn csa_position(&self) -> Option<String> {
+        None
+    }
+
+    /// A legal move of this position in CSA notation (`+7776FU`).
+    fn csa_move(&self, _mv: Move) -> Option<String> {
+        None
+    }
+
+    /// Material of the side to move minus the opponent's (board and hand, in pawns), used to
+    /// reject lopsided random openings; `None` when the game has no such measure.
+    fn material_balance(&self) -> Option<i32> {
+        None
+    }
+
+    /// The 24-point impasse adjudication: once both kings stand in the enemy camp, a player with
+    /// fewer than 24 points loses (`Some(Some(winner))`), else it is a draw (`Some(None)`).
+    fn impasse_24(&self) -> Option<Option<Color>> {
+        None
+    }
+}
+
+impl GameExt for Minishogi {
+    fn material_balance(&self) -> Option<i32> {
+        Some(balance::<Mini>(self))
+    }
+}
+
+/// Piece values in pawns for the opening balance check (promoted pieces as their base piece).
+fn value(kind: Kind) -> i32 {
+    match kind.unpromoted() {
+        Kind::Pawn => 1,
+        Kind::Lance => 3,
+        Kind::Knight => 4,
+        Kind::Silver => 5,
+        Kind::Gold => 6,
+        Kind::Bishop => 8,
+        Kind::Rook => 10,
+        _ => 0,
+    }
+}
+
+fn balance<V: Variant>(pos: &Board<V>) -> i32 {
+    let side = |c: Color| -> i32 {
+        let board: i32 = pos
+            .color_bb(c)
+            .map(|sq| value(pos.piece_at(sq).kind()))
+            .sum();
+        let hand = pos.hand(c);
+        board
+            + Kind::HAND
+                .iter()
+                .map(|&k| hand.count(k) as i32 * value(k))
+                .sum::<i32>()
+    };
+    let us = pos.side_to_move();
+    side(us) - side(!us)
+}
+
+/// The CSA name of a piece kind.
+pub fn csa_piece(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Pawn => "FU",
+        Kind::Lance => "KY",
+        Kind::Knight => "KE",
+        Kind::Silver => "GI",
+        Kind::Gold => "KI",
+        Kind::Bishop => "KA",
+        Kind::Rook => "HI",
+        Kind::King => "OU",
+        Kind::ProPawn => "TO",
+        Kind::ProLance => "NY",
+        Kind::ProKnight => "NK",
+        Kind::ProSilver => "NG",
+        Kind::Horse => "UM",
+        Kind::Dragon => "RY",
+    }
+}
+
+/// `+` for Black, `-` for White.
+pub fn csa_color(c: Color) -> char {
+    match c {
+        Color::Black => '+',
+        Color::White => '-',
+    }
+}
+
+fn csa_square(sq: tsubame::core::square::Square) -> String {
+    let geo = Standard::GEOMETRY;
+    format!("{}{}", geo.file(sq) + 1, geo.rank(sq) + 1)
+}
+
+impl GameExt for Shogi {
+    fn csa_position(&self) -> Option<String> {
+        let geo = Standard::GEOMETRY;
+        let mut out = String::new();
+        if self.to_sfen() == Shogi::startpos().to_sfen() {
+            out.push_str("PI\n+\n");
+            return Some(out);
+        }
+        for rank in 0..geo.ranks {
+            out.push_str(&format!("P{}", rank + 1));
+            for file in (0..geo.files).rev() {
+                let p = self.piece_at(geo.square(file, rank));
+                if p.is_none() {
+                    out.push_str(" * ");
+                } else {
+                    out.push(csa_color(p.color()));
+                    out.push_str(csa_piece(p.kind()));
+                }
+            }
+            out.push('\n');
+        }
+        for c in Color::ALL {
+            let hand = self.hand(c);
+            if hand.is_empty() {
+                continue;
+            }
+            out.push_str(&format!("P{}", csa_color(c)));
+            for k in Kind::HAND.iter().rev() {
+                for _ in 0..hand.count(*k) {
+                    out.push_str("00");
+                    out.push_str(csa_piece(*k));
+                }
+            }
+            out.push('\n');
+        }
+        out.push(csa_color(self.side_to_move()));
+        out.push('\n');
+        Some(out)
+    }
+
+    fn csa_move(&self, mv: Move) -> Option<String> {
+        let c = csa_color(self.side_to_move());
+        Some(if mv.is_drop() {
+            let k = Kind::from_code(mv.drop_piece());
+            format!("{c}00{}{}", csa_square(mv.to()), csa_piece(k))
+        } else {
+            let k = self.piece_at(mv.from()).kind();
+            let k = if mv.is_promotion() { k.promoted() } else { k };
+            format!(
+                "{c}{}{}{}",
+                csa_square(mv.from()),
+                csa_square(mv.to()),
+                csa_piece(k)
+            )
+        })
+    }
+
+    fn material_balance(&self) -> Option<i32> {
+        Some(balance::<Standard>(self))
+    }
+
+    fn impasse_24(&self) -> Option<Option<Color>> {
+        let geo = Standard::GEOMETRY;
+        let bk = self.king(Color::Black)?;
+        let wk = self.king(Color::White)?;
+        if geo.rank(bk) > 2 || geo.rank(wk) < 6 {
+            return None;
+        }
+        let b = self.declaration_points(Color::Black).0;
+        let w = self.declaration_points(Color::White).0;
+        Some(match (b >= 24, w >= 24) {
+            (true, false) => Some(Color::Black),
+            (false, true) => Some(Color::White),
+            _ => None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csa_moves_and_positions() {
+        let pos = Shogi::startpos();
+        assert_eq!(pos.csa_position().unwrap(), "PI\n+\n");
+        let mv = pos.parse_move("7g7f").unwrap();
+        assert_eq!(pos.csa_move(mv).unwrap(), "+7776FU");
+        let mut p = pos.clone();
+        for m in ["7g7f", "3c3d", "8h2b+"] {
+            let mv = p.parse_move(m).unwrap();
+            if m == "8h2b+" {
+                assert_eq!(p.csa_move(mv).unwrap(), "+8822UM");
+            }
+            p.play(mv);
+        }
+        let mv = p.parse_move("3a2b").unwrap();
+        assert_eq!(p.csa_move(mv).unwrap(), "-3122GI");
+        p.play(mv);
+        let mv = p.parse_move("B*4e").unwrap();
+        assert_eq!(p.csa_move(mv).unwrap(), "+0045KA");
+        let text = p.csa_position().unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "P1-KY-KE-GI-KI-OU-KI * -KE-KY");
+        assert_eq!(lines[9], "P+00KA");
+        assert_eq!(lines[10], "P-00KA");
+        assert_eq!(lines[11], "+");
+    }
+
+    #[test]
+    fn balance_and_impasse() {
+        assert_eq!(Shogi::startpos().material_balance(), Some(0));
+        assert_eq!(Minishogi::startpos().material_balance(), Some(0));
+        assert_eq!(Shogi::startpos().impasse_24(), None);
+        let p = Shogi::from_sfen("4K4/9/9/9/9/9/9/9/4k4 b RB2G2S2N2L9Prb2g2s2n2l9p 1").unwrap();
+        // Black: hand R B 5+5, 2G 2S 2N 2L 9P = 17: 27 points; White the same: a draw.
+        assert_eq!(p.impasse_24(), Some(None));
+        let p = Shogi::from_sfen("4K4/9/9/9/9/9/9/9/4k4 b RB2G2S2N2L9Prb2g2s2n2l9p 1").unwrap();
+        assert_eq!(p.impasse_24(), Some(None));
+        let p = Shogi::from_sfen("4K4/9/9/9/9/9/9/9/4k4 b 2R2B2G2S2N2L9P2g2s2n2l9p 1").unwrap();
+        assert_eq!(p.impasse_24(), Some(Some(Color::Black)));
+    }
+
+    #[test]
+    fn game_names() {
+        assert_eq!(GameKind::parse("MiniShogi"), Some(GameKind::Minishogi));
+        assert_eq!(GameKind::parse("chess"), None);
+        assert_eq!(GameKind::Shogi.name(), "shogi");
+        assert_eq!(GameKind::parse("nana"), Some(GameKind::Nana));
+        assert_eq!(GameKind::Nana.name(), "nanashogi");
+    }
+}
