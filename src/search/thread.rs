@@ -401,6 +401,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             return true;
         }
         let score = self.root_moves[0].score;
+        // A mate for us: stop and leave the time to the mate solver, which makes the line exact.
+        if score >= super::value::MATE_BOUND {
+            return true;
+        }
         if is_mate_score(score) && depth as i64 >= 2 * (MATE - score.abs()) as i64 + 2 {
             return true;
         }

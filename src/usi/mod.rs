@@ -23,6 +23,7 @@ use crate::core::rules::RuleOptions;
 use crate::games::minishogi::Minishogi;
 use crate::games::nana::Nana;
 use crate::games::shogi::Shogi;
+use crate::mate;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, Limits, SearchGame, SearchSetup, Shared};
 use go::GoParams;
@@ -320,8 +321,13 @@ impl Engine {
     fn go(&mut self, rest: &str) {
         let (params, warnings) = match go::parse(rest) {
             Ok(p) => p,
-            Err(e) if rest.split_whitespace().any(|w| w == "perft" || w == "mate") => {
+            Err(e) if rest.split_whitespace().any(|w| w == "perft") => {
                 self.error(&e);
+                return;
+            }
+            Err(e) if rest.split_whitespace().any(|w| w == "mate") => {
+                self.error(&e);
+                self.say("checkmate nomate");
                 return;
             }
             Err(e) => {
@@ -345,9 +351,21 @@ impl Engine {
         if self.go_from_table(&params) {
             return;
         }
-        if params.mate.is_some() {
-            self.error("go mate is not available yet");
-            self.say("checkmate timeout");
+        if let Some(limit) = params.mate {
+            self.shared.stop.store(false, Ordering::SeqCst);
+            let job = MateJob {
+                limit,
+                hash_mib: self.options.hash_mib,
+                shared: Arc::clone(&self.shared),
+                out: self.out.clone(),
+            };
+            match with_session!(&self.game, s => job.spawn(s)) {
+                Ok(h) => self.search = Some(h),
+                Err(e) => {
+                    self.error(&format!("could not start the mate search: {e}"));
+                    self.say("checkmate timeout");
+                }
+            }
             return;
         }
         self.last_go = params.clone();
@@ -371,6 +389,58 @@ impl Engine {
                 self.say("bestmove resign");
             }
         }
+    }
+}
+
+/// Everything a `go mate` thread takes with it.
+struct MateJob {
+    /// Time limit in milliseconds (`None`: until solved or stopped).
+    limit: Option<u64>,
+    hash_mib: usize,
+    shared: Arc<Shared>,
+    out: Output,
+}
+
+impl MateJob {
+    /// Starts the mate search of the session's position; the thread prints exactly one
+    /// `checkmate …` line.
+    fn spawn<P: Position>(self, session: &Session<P>) -> std::io::Result<JoinHandle<()>> {
+        let pos = session.position().clone();
+        std::thread::Builder::new()
+            .name("mate".into())
+            .spawn(move || self.run(pos))
+    }
+
+    fn run<P: Position>(self, pos: P) {
+        let limits = mate::MateLimits {
+            time: self.limit.map(Duration::from_millis),
+            hash_mib: self.hash_mib,
+            nodes: None,
+        };
+        let out = self.out.clone();
+        let mut info = move |i: &mate::MateInfo| {
+            out.line(&format!(
+                "info nodes {} nps {} hashfull {} time {}",
+                i.nodes, i.nps, i.hashfull, i.time_ms
+            ))
+        };
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            mate::solve(&pos, &limits, &self.shared.stop, &mut info)
+        }))
+        .unwrap_or_else(|_| mate::MateResult::Error("internal error in the mate search".into()));
+        let line = match result {
+            mate::MateResult::Mate(moves) => {
+                let text: Vec<String> = moves.iter().map(|&m| pos.move_to_usi(m)).collect();
+                format!("checkmate {}", text.join(" "))
+            }
+            mate::MateResult::NoMate => "checkmate nomate".into(),
+            mate::MateResult::Timeout => "checkmate timeout".into(),
+            mate::MateResult::Error(e) => {
+                self.out.line(&format!("info string error: {e}"));
+                "checkmate nomate".into()
+            }
+        };
+        self.out.line(&line);
     }
 }
 
@@ -460,6 +530,7 @@ impl SearchJob {
         {
             std::thread::sleep(Duration::from_millis(1));
         }
+        let result = result.map(|r| self.exact_mate(&pos, r));
         let text = if declare {
             "bestmove win".to_string()
         } else {
@@ -483,6 +554,60 @@ impl SearchJob {
         self.out.line(&text);
     }
 }
+
+impl SearchJob {
+    /// When the search found a forced mate for the side to move, asks the mate solver for the
+    /// exact line (shortest mate against the longest defence) within the time left, and reports
+    /// it; the search's own line is kept when the solver does not finish in time.
+    fn exact_mate<G: SearchGame>(&self, pos: &G, r: search::SearchResult) -> search::SearchResult {
+        if r.score < search::value::MATE_BOUND || r.best.is_none() {
+            return r;
+        }
+        let maximum = self.shared.maximum_ms.load(Ordering::SeqCst);
+        let left = if maximum == u64::MAX {
+            EXACT_MATE_MS
+        } else {
+            maximum.saturating_sub(self.shared.elapsed_ms()) / 2
+        };
+        if left < 10 {
+            return r;
+        }
+        let limits = mate::MateLimits {
+            time: Some(Duration::from_millis(left.min(EXACT_MATE_MS))),
+            hash_mib: 16,
+            nodes: None,
+        };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let start = std::time::Instant::now();
+        let mate::MateReport {
+            result: mate::MateResult::Mate(line),
+            nodes,
+            exact: true,
+            ..
+        } = mate::solve_report(pos, &limits, &stop, &mut |_| {})
+        else {
+            return r;
+        };
+        let pv: Vec<String> = line.iter().map(|&m| pos.move_to_usi(m)).collect();
+        self.out.line(&format!(
+            "info depth {} seldepth {} score mate {} nodes {nodes} time {} pv {}",
+            r.depth.max(1),
+            line.len(),
+            line.len(),
+            start.elapsed().as_millis(),
+            pv.join(" ")
+        ));
+        search::SearchResult {
+            best: line.first().copied(),
+            ponder: line.get(1).copied(),
+            score: search::value::mate_in(line.len()),
+            ..r
+        }
+    }
+}
+
+/// Longest the exact-mate refinement of a search's mate may take, in milliseconds.
+const EXACT_MATE_MS: u64 = 2000;
 
 /// The lines of `go perft depth`: one `<move>: <count>` per root move, then the total.
 pub fn perft_lines<P: Position>(pos: &P, depth: u32) -> Vec<String> {
