@@ -16,9 +16,11 @@ use tsubame::games::minishogi::Minishogi;
 use tsubame::games::shogi::Shogi;
 use tsubame::mate::{MateLimits, MateResult, solve};
 
+/// Generous limits: the acceptance target is 10 s per problem on an idle machine, but these tests
+/// check answers, not speed (shared CI machines can be many times slower).
 const LIMITS: MateLimits = MateLimits {
-    time: Some(Duration::from_secs(120)),
-    hash_mib: 64,
+    time: Some(Duration::from_secs(300)),
+    hash_mib: 256,
     nodes: None,
 };
 
