@@ -194,6 +194,7 @@ fn run(command: Option<Command>) -> Result<(), String> {
             match variant.to_ascii_lowercase().as_str() {
                 "shogi" => mate_cli::run::<Shogi>(&args),
                 "minishogi" => mate_cli::run::<Minishogi>(&args),
+                "nanashogi" | "nana" => mate_cli::run::<Nana>(&args),
                 other => Err(format!("unknown variant '{other}'")),
             }
         }
