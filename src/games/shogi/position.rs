@@ -511,6 +511,7 @@ impl<V: Variant> Position for Board<V> {
         self.generate(list);
     }
 
+    #[inline]
     fn count_legal_moves(&self) -> usize {
         let mut n = 0usize;
         self.generate(&mut n);
@@ -552,6 +553,7 @@ impl<V: Variant> Position for Board<V> {
             .is_some_and(|k| self.attackers_to(k, self.side, self.occupied()).any())
     }
 
+    #[inline]
     fn play(&mut self, mv: Move) {
         let us = self.side;
         let to = mv.to();
