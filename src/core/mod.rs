@@ -8,5 +8,6 @@ pub mod moves;
 pub mod perft;
 pub mod repetition;
 pub mod rules;
+pub mod sfen;
 pub mod square;
 pub mod zobrist;

@@ -427,32 +427,15 @@ impl<V: Variant> Position for Board<V> {
     }
 
     fn from_sfen(sfen: &str) -> Result<Self, SfenError> {
-        let mut fields = sfen.split_ascii_whitespace();
+        let fields = crate::core::sfen::split(sfen)?;
         let mut pos = Board::empty();
-        pos.parse_board(fields.next().ok_or(SfenError::MissingField("board"))?)?;
-        pos.side = match fields
-            .next()
-            .ok_or(SfenError::MissingField("side to move"))?
-        {
-            "b" => Color::Black,
-            "w" => Color::White,
-            other => return Err(SfenError::Side(other.to_string())),
-        };
+        pos.parse_board(fields.board)?;
+        pos.side = fields.side;
         if pos.side == Color::White {
             pos.key ^= ZOBRIST.side;
         }
-        pos.parse_hand(fields.next().ok_or(SfenError::MissingField("hand"))?)?;
-        if let Some(n) = fields.next() {
-            pos.move_number = n
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| n > 0)
-                .ok_or_else(|| SfenError::MoveNumber(n.to_string()))?;
-        }
-        let rest: Vec<&str> = fields.collect();
-        if !rest.is_empty() {
-            return Err(SfenError::Trailing(rest.join(" ")));
-        }
+        pos.parse_hand(fields.hand)?;
+        pos.move_number = fields.move_number;
         pos.validate()?;
         pos.checkers = pos.compute_checkers();
         Ok(pos)
