@@ -76,6 +76,10 @@ enum Command {
         /// (minishogi goes one deeper).
         #[arg(long)]
         depth: Option<u32>,
+        /// Runs of each perft (`perft`): a shared machine's speed varies from run to run, so each
+        /// run is printed and the best and median are reported.
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
     },
     /// Plays this engine against itself in-process with two configurations (A and B), e.g. two
     /// threads against one, or the full search against plain alpha-beta.
@@ -146,15 +150,27 @@ fn perft_command<P: Position>(sfen: Option<&str>, depth: u32) -> Result<(), Stri
     Ok(())
 }
 
-fn bench_perft<P: Position>(depth: u32) {
+fn bench_perft<P: Position>(depth: u32, runs: usize) {
     let pos = P::startpos();
-    let start = Instant::now();
-    let nodes = perft(&pos, depth);
-    let secs = start.elapsed().as_secs_f64();
+    let mut speeds = Vec::with_capacity(runs);
+    for run in 1..=runs.max(1) {
+        let start = Instant::now();
+        let nodes = perft(&pos, depth);
+        let secs = start.elapsed().as_secs_f64();
+        let speed = nodes as f64 / secs / 1e6;
+        speeds.push(speed);
+        println!(
+            "{} perft {depth} run {run}: {nodes} nodes in {secs:.3} s, {speed:.1} M nodes/s (1 thread)",
+            P::NAME
+        );
+    }
+    speeds.sort_by(f64::total_cmp);
     println!(
-        "{} perft {depth}: {nodes} nodes in {secs:.3} s, {:.1} M nodes/s (1 thread)",
+        "{} perft {depth}: best {:.1} M nodes/s, median {:.1} M nodes/s over {} runs",
         P::NAME,
-        nodes as f64 / secs / 1e6
+        speeds[speeds.len() - 1],
+        speeds[speeds.len() / 2],
+        speeds.len()
     );
 }
 
@@ -203,6 +219,7 @@ fn run(command: Option<Command>) -> Result<(), String> {
             depth,
             threads,
             ms,
+            runs,
         }) => match what.as_str() {
             "smp" => {
                 tsubame::bench::smp(threads, ms, &|l: &str| println!("{l}"));
@@ -210,9 +227,9 @@ fn run(command: Option<Command>) -> Result<(), String> {
             }
             "perft" => {
                 let d = depth.unwrap_or(6);
-                bench_perft::<Shogi>(d);
-                bench_perft::<Minishogi>(d + 1);
-                bench_perft::<Nana>(d);
+                bench_perft::<Shogi>(d, runs);
+                bench_perft::<Minishogi>(d + 1, runs);
+                bench_perft::<Nana>(d, runs);
                 Ok(())
             }
             "search" => {
