@@ -162,7 +162,7 @@ impl<G: SearchGame> Worker<'_, G> {
         let us = pos.side_to_move();
         let check_info = pos.check_info();
 
-        while let Some((mv, score)) = self.pickers[ply].next_move() {
+        while let Some((mv, score)) = self.pickers[ply].next_move(pos) {
             move_count += 1;
             let capture = pos.is_capture(mv);
             let quiet = !capture && !mv.is_promotion();

@@ -1,5 +1,10 @@
 //! Move ordering: every legal move gets a score once, then moves are taken best first — by
 //! selection for the first few (most nodes cut off early), then from one sort of the rest.
+//!
+//! Captures are first scored as if they won their exchange; the static exchange evaluation runs
+//! only when such a capture is about to be taken (or before the sort), and demotes it to the bad
+//! captures when it fails. The order is the same as scoring every capture up front, but the
+//! exchanges of captures never reached (most of them, at cut nodes) are not evaluated.
 
 use arrayvec::ArrayVec;
 
@@ -74,12 +79,8 @@ impl MovePicker {
             let score = if mv == tt_move {
                 TT_MOVE
             } else if pos.is_capture(mv) {
-                let victim = pos.captured_value(mv);
-                if pos.see_ge(mv, 0) {
-                    GOOD_CAPTURE + victim * 8 + mv.is_promotion() as i32
-                } else {
-                    BAD_CAPTURE + victim * 8
-                }
+                // Optimistic until verified: see `verify`.
+                GOOD_CAPTURE + pos.captured_value(mv) * 8 + mv.is_promotion() as i32
             } else if mv.is_promotion() {
                 PROMOTION
             } else if mv == killers[0] {
@@ -101,23 +102,64 @@ impl MovePicker {
     }
 }
 
+/// True when the packed entry is a capture still scored as winning its exchange: among the
+/// moves not yet taken, every capture scored that way is unverified (a verified one is taken at
+/// once).
+#[inline(always)]
+fn unverified(entry: i64) -> bool {
+    let score = (entry >> 16) as i32;
+    (GOOD_CAPTURE..TT_MOVE).contains(&score)
+}
+
+/// Runs the static exchange evaluation of an unverified capture; when it loses material, returns
+/// the entry rescored as a bad capture.
+#[inline]
+fn verify<G: SearchGame>(pos: &G, entry: i64) -> Option<i64> {
+    let mv = Move(entry as u16);
+    if pos.see_ge(mv, 0) {
+        return None;
+    }
+    let score = (entry >> 16) as i32;
+    let victim_part = score - GOOD_CAPTURE - (score & 1);
+    Some(((BAD_CAPTURE + victim_part) as i64) << 16 | mv.0 as i64)
+}
+
 impl MovePicker {
-    /// The best remaining move with its ordering score.
-    pub fn next_move(&mut self) -> Option<(Move, i32)> {
+    /// The best remaining move of `pos` (the position the picker was filled from) with its
+    /// ordering score.
+    pub fn next_move<G: SearchGame>(&mut self, pos: &G) -> Option<(Move, i32)> {
         let n = self.entries.len();
         if self.next >= n {
             return None;
         }
         if !self.sorted {
             if self.next < SELECTION_PICKS {
-                let mut best = self.next;
-                for i in self.next + 1..n {
-                    if self.entries[i] > self.entries[best] {
-                        best = i;
+                loop {
+                    let mut best = self.next;
+                    for i in self.next + 1..n {
+                        if self.entries[i] > self.entries[best] {
+                            best = i;
+                        }
+                    }
+                    match unverified(self.entries[best])
+                        .then(|| verify(pos, self.entries[best]))
+                        .flatten()
+                    {
+                        Some(demoted) => self.entries[best] = demoted,
+                        None => {
+                            self.entries.swap(self.next, best);
+                            break;
+                        }
                     }
                 }
-                self.entries.swap(self.next, best);
             } else {
+                for e in &mut self.entries[self.next..] {
+                    if unverified(*e)
+                        && let Some(demoted) = verify(pos, *e)
+                    {
+                        *e = demoted;
+                    }
+                }
                 self.entries[self.next..].sort_unstable_by(|a, b| b.cmp(a));
                 self.sorted = true;
             }

@@ -79,7 +79,7 @@ impl<G: SearchGame> Worker<'_, G> {
             return mated_in(ply);
         }
         let mut best_move = Move::NONE;
-        while let Some((mv, score)) = self.pickers[ply].next_move() {
+        while let Some((mv, score)) = self.pickers[ply].next_move(pos) {
             if !in_check {
                 if !mv.is_promotion() && eval + pos.captured_value(mv) + DELTA_MARGIN <= alpha {
                     continue;

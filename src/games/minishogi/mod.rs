@@ -37,7 +37,7 @@ pub const MINISHOGI_WEIGHTS: EvalWeights = EvalWeights {
 };
 
 static MINI_TABLES: LazyLock<Tables> =
-    LazyLock::new(|| Tables::new(Mini::GEOMETRY, Mini::ZONE_RANKS));
+    LazyLock::new(|| Tables::new(Mini::GEOMETRY, Mini::ZONE_RANKS, &Mini::EVAL));
 
 /// Jishogi points of a piece kind: rook and bishop 3, gold and silver 2, pawn and lance 1, promoted
 /// pieces as their base piece, king 0.

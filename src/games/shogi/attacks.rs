@@ -4,7 +4,8 @@ use crate::core::bitboard::Bitboard;
 use crate::core::color::Color;
 use crate::core::square::{Delta, Geometry, Lines, MAX_SQUARES, Square};
 
-use super::types::Kind;
+use super::eval::{EvalWeights, placement_value};
+use super::types::{KIND_COUNT, Kind};
 
 /// Step patterns from Black's point of view (rank delta −1 is forward); White's are mirrored.
 const PAWN_STEPS: [Delta; 1] = [(0, -1)];
@@ -58,6 +59,9 @@ pub struct Tables {
     pub forced: [[Bitboard; 8]; 2],
     /// Each file's squares, by zero-based file.
     pub files: [Bitboard; 9],
+    /// `placement[color][kind][square]`: what a piece earns its owner by standing there (material,
+    /// advance, promotion threat), kept up to date in the position as pieces move.
+    pub placement: [[[i32; MAX_SQUARES]; KIND_COUNT]; 2],
 }
 
 fn mirrored(steps: &[Delta], color: Color) -> Vec<Delta> {
@@ -71,8 +75,9 @@ fn mirrored(steps: &[Delta], color: Color) -> Vec<Delta> {
 }
 
 impl Tables {
-    /// Builds the tables of a `geo` board whose promotion zone is `zone_ranks` deep.
-    pub fn new(geo: Geometry, zone_ranks: u8) -> Tables {
+    /// Builds the tables of a `geo` board whose promotion zone is `zone_ranks` deep, with the
+    /// piece placement values of `weights`.
+    pub fn new(geo: Geometry, zone_ranks: u8, weights: &EvalWeights) -> Tables {
         let empty = [Bitboard::EMPTY; MAX_SQUARES];
         let mut t = Tables {
             geo,
@@ -92,6 +97,7 @@ impl Tables {
             last_two: [Bitboard::EMPTY; 2],
             forced: [[Bitboard::EMPTY; 8]; 2],
             files: [Bitboard::EMPTY; 9],
+            placement: [[[0; MAX_SQUARES]; KIND_COUNT]; 2],
         };
         for c in Color::ALL {
             let ci = c.index();
@@ -135,6 +141,14 @@ impl Tables {
         }
         for f in 0..geo.files {
             t.files[f as usize] = geo.file_mask(f);
+        }
+        for c in Color::ALL {
+            for kind in Kind::ALL {
+                for s in 0..geo.square_count() as u8 {
+                    t.placement[c.index()][kind.index()][s as usize] =
+                        placement_value(weights, geo, t.near_zone[c.index()], c, kind, Square(s));
+                }
+            }
         }
         t
     }

@@ -8,6 +8,7 @@ use super::types::{KIND_COUNT, Kind};
 use crate::core::bitboard::Bitboard;
 use crate::core::color::Color;
 use crate::core::game::Position;
+use crate::core::square::{Geometry, Square};
 
 /// The tunable weights of one variant's evaluation (centipawns).
 #[derive(Clone, Copy, Debug)]
@@ -67,7 +68,8 @@ impl<V: Variant> Board<V> {
 
     /// The evaluation from the side to move's point of view, in centipawns.
     pub fn evaluate(&self) -> i32 {
-        let score = self.side_score(Color::Black) - self.side_score(Color::White);
+        debug_assert_eq!(self.material, self.compute_material());
+        let score = self.material + self.king_safety(Color::Black) - self.king_safety(Color::White);
         let score = match self.side_to_move() {
             Color::Black => score,
             Color::White => -score,
@@ -75,45 +77,71 @@ impl<V: Variant> Board<V> {
         score + V::EVAL.tempo
     }
 
-    /// Everything `color` earns: material, placement, king safety, promotion threats.
-    fn side_score(&self, color: Color) -> i32 {
-        let w = &V::EVAL;
+    /// The placement score, Black's minus White's: every piece's [`placement_value`] and every
+    /// piece in hand, computed from scratch (the position keeps it up to date as pieces move).
+    pub(super) fn compute_material(&self) -> i32 {
         let t = V::tables();
-        let geo = V::GEOMETRY;
         let mut score = 0;
-        let hand = self.hand(color);
-        for k in Kind::HAND {
-            score += hand.count(k) as i32 * w.hand[k.index()];
-        }
-        // Ranks counted from the player's own back rank.
-        let progress = |sq| -> i32 {
-            let r = geo.rank(sq) as i32;
-            match color {
-                Color::Black => geo.ranks as i32 - 1 - r,
-                Color::White => r,
+        for color in Color::ALL {
+            let mut side = 0;
+            for k in Kind::HAND {
+                side += self.hand(color).count(k) as i32 * V::EVAL.hand[k.index()];
             }
-        };
-        let near_zone = t.near_zone[color.index()];
-        for sq in self.color_bb(color) {
-            let kind = self.piece_at(sq).kind();
-            score += w.board[kind.index()];
-            if let Some(slot) = advance_slot(kind) {
-                score += w.advance[slot] * progress(sq);
+            for sq in self.color_bb(color) {
+                side += t.placement[color.index()][self.piece_at(sq).kind().index()][sq.index()];
             }
-            if matches!(kind, Kind::Rook | Kind::Bishop | Kind::Silver) && near_zone.has(sq) {
-                score += w.promotion_threat;
-            }
-        }
-        if let Some(k) = self.king(color) {
-            let near = t.king[k.index()];
-            let guards = near & (self.golds(color) | self.pieces(color, Kind::Silver));
-            score += w.guard * guards.count() as i32;
-            let attackers: Bitboard = t.king_zone[k.index()] & self.color_bb(!color);
-            score -= w.attacker_near_king * attackers.count() as i32;
-            score -= w.king_exposure * (progress(k) - 1).max(0);
+            score += match color {
+                Color::Black => side,
+                Color::White => -side,
+            };
         }
         score
     }
+
+    /// King safety of `color`: guards next to the king, enemy pieces near it, exposure.
+    fn king_safety(&self, color: Color) -> i32 {
+        let w = &V::EVAL;
+        let t = V::tables();
+        let Some(k) = self.king(color) else {
+            return 0;
+        };
+        let near = t.king[k.index()];
+        let guards = near & (self.golds(color) | self.pieces(color, Kind::Silver));
+        let attackers: Bitboard = t.king_zone[k.index()] & self.color_bb(!color);
+        w.guard * guards.count() as i32
+            - w.attacker_near_king * attackers.count() as i32
+            - w.king_exposure * (progress(V::GEOMETRY, color, k) - 1).max(0)
+    }
+}
+
+/// Ranks between `sq` and `color`'s own back rank.
+fn progress(geo: Geometry, color: Color, sq: Square) -> i32 {
+    let r = geo.rank(sq) as i32;
+    match color {
+        Color::Black => geo.ranks as i32 - 1 - r,
+        Color::White => r,
+    }
+}
+
+/// What a piece of `kind` standing on `sq` earns `color` under `w`: its material value, its advance
+/// bonus, and the promotion-threat bonus when it stands in `near_zone` (`color`'s zone grown by one
+/// rank).
+pub fn placement_value(
+    w: &EvalWeights,
+    geo: Geometry,
+    near_zone: Bitboard,
+    color: Color,
+    kind: Kind,
+    sq: Square,
+) -> i32 {
+    let mut score = w.board[kind.index()];
+    if let Some(slot) = advance_slot(kind) {
+        score += w.advance[slot] * progress(geo, color, sq);
+    }
+    if matches!(kind, Kind::Rook | Kind::Bishop | Kind::Silver) && near_zone.has(sq) {
+        score += w.promotion_threat;
+    }
+    score
 }
 
 impl<V: Variant> crate::search::SearchGame for Board<V> {

@@ -61,7 +61,7 @@ pub trait Variant:
 pub struct Standard;
 
 static STANDARD_TABLES: LazyLock<Tables> =
-    LazyLock::new(|| Tables::new(Standard::GEOMETRY, Standard::ZONE_RANKS));
+    LazyLock::new(|| Tables::new(Standard::GEOMETRY, Standard::ZONE_RANKS, &Standard::EVAL));
 
 impl Variant for Standard {
     const NAME: &'static str = "shogi";

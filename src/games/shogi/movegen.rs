@@ -50,15 +50,23 @@ impl Sink for usize {
     }
 }
 
-/// Passes on promoting board moves only.
-struct PromotionsOnly<'a>(&'a mut MoveList);
+/// Passes on captures (destinations among `enemies`), and every promotion when `promotions`:
+/// the moves of quiescence search, gathered in one pass of the generator.
+struct TacticalSink<'a> {
+    list: &'a mut MoveList,
+    enemies: Bitboard,
+    promotions: bool,
+}
 
-impl Sink for PromotionsOnly<'_> {
+impl Sink for TacticalSink<'_> {
     #[inline(always)]
     fn moves(&mut self, from: Square, to: Bitboard, promote: bool) {
-        if promote {
-            self.0.moves(from, to, true);
-        }
+        let keep = if promote && self.promotions {
+            to
+        } else {
+            to & self.enemies
+        };
+        self.list.moves(from, keep, promote);
     }
 
     #[inline(always)]
@@ -181,11 +189,18 @@ impl<V: Variant> Board<V> {
 
     /// Appends the legal captures, and the non-capturing promotions when `promotions`, to `list`.
     pub fn tactical_moves(&self, list: &mut MoveList, promotions: bool) {
-        self.generate_onto(list, self.by_color[!self.side], false);
-        if promotions {
-            let empty = V::tables().board & !self.occupied();
-            self.generate_onto(&mut PromotionsOnly(list), empty, false);
-        }
+        let enemies = self.by_color[!self.side];
+        let filter = if promotions {
+            V::tables().board & !self.by_color[self.side]
+        } else {
+            enemies
+        };
+        let mut sink = TacticalSink {
+            list,
+            enemies,
+            promotions,
+        };
+        self.generate_onto(&mut sink, filter, false);
     }
 
     /// Appends the legal moves that give check to the enemy king (none when he has no king).

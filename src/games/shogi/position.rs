@@ -41,6 +41,8 @@ pub struct Board<V: Variant> {
     pub(super) side: Color,
     pub(super) checkers: Bitboard,
     pub(super) key: u64,
+    /// Placement score (material, advance, promotion threats, hands), Black's minus White's.
+    pub(super) material: i32,
     pub(super) move_number: u32,
     variant: PhantomData<V>,
 }
@@ -56,6 +58,7 @@ impl<V: Variant> Board<V> {
             side: Color::Black,
             checkers: Bitboard::EMPTY,
             key: 0,
+            material: 0,
             move_number: 1,
             variant: PhantomData,
         }
@@ -148,6 +151,7 @@ impl<V: Variant> Board<V> {
         self.by_color[piece.color()] |= Bitboard::from_square(sq);
         self.by_kind[piece.kind().index()] |= Bitboard::from_square(sq);
         self.key ^= ZOBRIST.board[piece.index()][sq.index()];
+        self.material += Self::signed_placement(piece, sq);
         if piece.kind() == Kind::King {
             self.kings[piece.color()] = Some(sq);
         }
@@ -159,19 +163,43 @@ impl<V: Variant> Board<V> {
         self.by_color[piece.color()] ^= Bitboard::from_square(sq);
         self.by_kind[piece.kind().index()] ^= Bitboard::from_square(sq);
         self.key ^= ZOBRIST.board[piece.index()][sq.index()];
+        self.material -= Self::signed_placement(piece, sq);
         piece
+    }
+
+    /// The placement value of `piece` on `sq`, from Black's point of view.
+    #[inline(always)]
+    fn signed_placement(piece: Piece, sq: Square) -> i32 {
+        let c = piece.color();
+        let v = V::tables().placement[c.index()][piece.kind().index()][sq.index()];
+        match c {
+            Color::Black => v,
+            Color::White => -v,
+        }
+    }
+
+    /// The value of a piece of `kind` in `color`'s hand, from Black's point of view.
+    #[inline(always)]
+    fn signed_hand_value(color: Color, kind: Kind) -> i32 {
+        let v = V::EVAL.hand[kind.index()];
+        match color {
+            Color::Black => v,
+            Color::White => -v,
+        }
     }
 
     fn add_hand(&mut self, color: Color, kind: Kind) {
         let n = &mut self.hands[color].0[kind.index()];
         *n += 1;
         self.key ^= ZOBRIST.hand[color.index()][kind.index()][*n as usize];
+        self.material += Self::signed_hand_value(color, kind);
     }
 
     fn take_hand(&mut self, color: Color, kind: Kind) {
         let n = &mut self.hands[color].0[kind.index()];
         self.key ^= ZOBRIST.hand[color.index()][kind.index()][*n as usize];
         *n -= 1;
+        self.material -= Self::signed_hand_value(color, kind);
     }
 
     /// The same position with the other side to move (a null move, for the search); the side to
@@ -438,6 +466,7 @@ impl<V: Variant> Position for Board<V> {
         pos.move_number = fields.move_number;
         pos.validate()?;
         pos.checkers = pos.compute_checkers();
+        pos.material = pos.compute_material();
         Ok(pos)
     }
 

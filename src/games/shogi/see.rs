@@ -64,18 +64,19 @@ impl<V: Variant> Board<V> {
         occ = occ.with(to);
         let mut side = self.side;
         let mut result = true;
+        // Attackers of both sides, kept up to date as the exchange uncovers sliders behind.
+        let mut attackers = self.all_attackers(to, occ);
         loop {
             side = !side;
-            let attackers = self.attackers_to(to, side, occ) & occ;
-            if attackers.is_empty() {
+            let mine = attackers & occ & self.by_color[side];
+            if mine.is_empty() {
                 break;
             }
             result = !result;
-            let (kind, from) = self.cheapest(attackers, side);
+            let (kind, from) = self.cheapest(mine, side);
             if kind == Kind::King {
                 // The king may only take if nothing defends the square any more.
-                let defenders = self.attackers_to(to, !side, occ) & occ;
-                if defenders.any() {
+                if (attackers & occ & self.by_color[!side]).any() {
                     result = !result;
                 }
                 break;
@@ -85,8 +86,46 @@ impl<V: Variant> Board<V> {
                 break;
             }
             occ = occ.without(from);
+            attackers |= self.slider_attackers(to, occ);
         }
         result
+    }
+
+    /// Pieces of both sides attacking `sq` when the occupied squares are `occ`.
+    #[inline]
+    fn all_attackers(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let t = V::tables();
+        let i = sq.index();
+        let k = &self.by_kind;
+        let golds = k[Kind::Gold.index()]
+            | k[Kind::ProPawn.index()]
+            | k[Kind::ProLance.index()]
+            | k[Kind::ProKnight.index()]
+            | k[Kind::ProSilver.index()];
+        let mut att =
+            t.king[i] & (k[Kind::King.index()] | k[Kind::Horse.index()] | k[Kind::Dragon.index()]);
+        for color in Color::ALL {
+            let them = (!color).index();
+            att |= ((t.pawn[them][i] & k[Kind::Pawn.index()])
+                | (t.knight[them][i] & k[Kind::Knight.index()])
+                | (t.silver[them][i] & k[Kind::Silver.index()])
+                | (t.gold[them][i] & golds))
+                & self.by_color[color];
+        }
+        att | self.slider_attackers(sq, occ)
+    }
+
+    /// Sliders of both sides (lances, bishops, rooks and their promotions) attacking `sq` along
+    /// lines through the occupied squares `occ`.
+    #[inline]
+    fn slider_attackers(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let t = V::tables();
+        let k = &self.by_kind;
+        let lances = k[Kind::Lance.index()];
+        (t.bishop(sq, occ) & (k[Kind::Bishop.index()] | k[Kind::Horse.index()]))
+            | (t.rook(sq, occ) & (k[Kind::Rook.index()] | k[Kind::Dragon.index()]))
+            | (t.lance(Color::White, sq, occ) & lances & self.by_color[Color::Black])
+            | (t.lance(Color::Black, sq, occ) & lances & self.by_color[Color::White])
     }
 
     fn cheapest(&self, attackers: Bitboard, side: Color) -> (Kind, Square) {
