@@ -24,6 +24,7 @@ const BENCH_HASH_MIB: usize = 16;
 /// Searches each bench position of `G` to `depth`; returns the nodes.
 fn bench_game<G: SearchGame>(depth: i32, tt: &TranspositionTable, say: &dyn Fn(&str)) -> u64 {
     let mut total = 0;
+    let start = Instant::now();
     for sfen in G::BENCH_SFENS {
         let pos = G::from_sfen(sfen).expect("bench positions are valid");
         tt.clear();
@@ -58,6 +59,12 @@ fn bench_game<G: SearchGame>(depth: i32, tt: &TranspositionTable, say: &dyn Fn(&
         ));
         total += result.nodes;
     }
+    let ms = start.elapsed().as_millis().max(1) as u64;
+    say(&format!(
+        "info string {}: {total} nodes {} nps",
+        G::NAME,
+        total * 1000 / ms
+    ));
     total
 }
 

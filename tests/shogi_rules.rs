@@ -4,10 +4,11 @@
 mod common;
 
 use tsubame::core::game::Position;
-use tsubame::core::moves::MoveList;
+use tsubame::core::moves::{Move, MoveList};
 use tsubame::core::repetition::HistoryEntry;
 use tsubame::core::rules::{EnteringKingRule, Outcome, RuleOptions};
 use tsubame::games::shogi::Shogi;
+use tsubame::search::SearchGame;
 
 #[test]
 fn single_move_legality_table() {
@@ -177,6 +178,11 @@ fn sfen_round_trip_and_incremental_key() {
             "incremental key differs from a fresh one: {sfen}"
         );
         assert_eq!(again.in_check(), pos.in_check(), "{sfen}");
+        assert_eq!(
+            SearchGame::evaluate(&again),
+            SearchGame::evaluate(&pos),
+            "incremental evaluation differs from a fresh one: {sfen}"
+        );
     }
     for row in common::tsv("perft-shogi.tsv") {
         let pos = Shogi::from_sfen(&row[0]).unwrap();
@@ -184,6 +190,24 @@ fn sfen_round_trip_and_incremental_key() {
         let fields: Vec<&str> = row[0].split_whitespace().collect();
         let mine: Vec<&str> = back.split_whitespace().collect();
         assert_eq!(fields[..2], mine[..2], "{}", row[0]);
+    }
+}
+
+/// The search's legality test of a table move agrees with the generator on every 16-bit value.
+#[test]
+fn is_legal_agrees_with_the_generator_on_every_move_code() {
+    for pos in random_positions(120, 5) {
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let legal: std::collections::HashSet<u16> = list.iter().map(|m| m.0).collect();
+        for code in 0..=u16::MAX {
+            assert_eq!(
+                pos.is_legal(Move(code)),
+                legal.contains(&code),
+                "move code {code:#06x} in {}",
+                pos.to_sfen()
+            );
+        }
     }
 }
 

@@ -150,8 +150,8 @@ impl<G: SearchGame> Worker<'_, G> {
 
         // Step 8. The move loop.
         let previous = self.move_stack[ply - 1];
-        self.pickers[ply].fill(pos, tt_move, &self.history, ply, previous, false, false);
-        if self.pickers[ply].is_empty() {
+        self.pickers[ply].start(pos, tt_move, ply, previous, false, false);
+        if self.pickers[ply].is_empty(pos, &self.history) {
             return mated_in(ply);
         }
         self.history.clear_killers(ply + 1);
@@ -162,7 +162,7 @@ impl<G: SearchGame> Worker<'_, G> {
         let us = pos.side_to_move();
         let check_info = pos.check_info();
 
-        while let Some((mv, score)) = self.pickers[ply].next_move(pos) {
+        while let Some((mv, score)) = self.pickers[ply].next_move(pos, &self.history) {
             move_count += 1;
             let capture = pos.is_capture(mv);
             let quiet = !capture && !mv.is_promotion();

@@ -49,6 +49,12 @@ pub trait SearchGame: Position {
     fn check_info(&self) -> Self::CheckInfo;
     /// True when the legal move `mv` gives check (without playing it).
     fn gives_check(&self, info: &Self::CheckInfo, mv: Move) -> bool;
+    /// True when `mv` (any 16-bit value, e.g. from a colliding table entry) is a legal move here.
+    fn is_legal(&self, mv: Move) -> bool {
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        list.contains(&mv)
+    }
 }
 
 /// Limits of one search besides time.

@@ -28,10 +28,22 @@ pub const GOOD_CAPTURE_MARK: i32 = GOOD_CAPTURE;
 /// The moves of one node, each packed with its score as `score << 16 | move` so that comparing
 /// the packed values orders by score. Each search thread keeps one picker per ply and refills it
 /// at every node, so that no move list is copied around.
+///
+/// A legal table move is handed out before anything is generated: when it cuts the node off,
+/// the other moves are never generated or scored.
 pub struct MovePicker {
     entries: ArrayVec<i64, MAX_MOVES>,
     next: usize,
     sorted: bool,
+    /// The table move still to be handed out before generation, or [`Move::NONE`].
+    pending_tt: Move,
+    /// The table move already handed out (skipped when the rest is generated).
+    tt_move: Move,
+    generated: bool,
+    ply: usize,
+    previous: Move,
+    tactical_only: bool,
+    promotions: bool,
 }
 
 impl Default for MovePicker {
@@ -40,44 +52,66 @@ impl Default for MovePicker {
             entries: ArrayVec::new(),
             next: 0,
             sorted: false,
+            pending_tt: Move::NONE,
+            tt_move: Move::NONE,
+            generated: false,
+            ply: 0,
+            previous: Move::NONE,
+            tactical_only: false,
+            promotions: false,
         }
     }
 }
 
 impl MovePicker {
-    /// Fills the picker with the legal moves of `pos` (all of them, or only tactical ones for
-    /// quiescence) and their ordering scores.
-    #[allow(clippy::too_many_arguments)]
-    pub fn fill<G: SearchGame>(
+    /// Prepares the picker for a node of `pos` at `ply`, reached by `previous`: all legal moves,
+    /// or only the tactical ones for quiescence (captures, and promotions when `promotions`).
+    /// `tt_move` comes first when it is legal and belongs to that set.
+    pub fn start<G: SearchGame>(
         &mut self,
         pos: &G,
         tt_move: Move,
-        history: &History,
         ply: usize,
         previous: Move,
         tactical_only: bool,
         promotions: bool,
     ) {
+        let usable = tt_move != Move::NONE
+            && (!tactical_only
+                || !tt_move.is_drop()
+                    && (pos.is_capture(tt_move) || promotions && tt_move.is_promotion()))
+            && pos.is_legal(tt_move);
+        self.pending_tt = if usable { tt_move } else { Move::NONE };
+        self.tt_move = self.pending_tt;
+        self.generated = false;
+        self.entries.clear();
+        self.next = 0;
+        self.sorted = false;
+        self.ply = ply;
+        self.previous = previous;
+        self.tactical_only = tactical_only;
+        self.promotions = promotions;
+    }
+
+    /// Generates and scores the moves of `pos` other than the table move already handed out.
+    fn fill<G: SearchGame>(&mut self, pos: &G, history: &History) {
         let mut moves = MoveList::new();
-        if tactical_only {
-            pos.tactical_moves(&mut moves, promotions);
+        if self.tactical_only {
+            pos.tactical_moves(&mut moves, self.promotions);
         } else {
             pos.legal_moves(&mut moves);
         }
-        let killers = history.killers(ply);
-        let counter = if previous == Move::NONE {
+        let killers = history.killers(self.ply);
+        let counter = if self.previous == Move::NONE {
             Move::NONE
         } else {
-            history.counter(previous)
+            history.counter(self.previous)
         };
         let us = pos.side_to_move();
         let entries = &mut self.entries;
-        entries.clear();
-        self.next = 0;
-        self.sorted = false;
         for &mv in &moves {
-            let score = if mv == tt_move {
-                TT_MOVE
+            let score = if mv == self.tt_move {
+                continue;
             } else if pos.is_capture(mv) {
                 // Optimistic until verified: see `verify`.
                 GOOD_CAPTURE + pos.captured_value(mv) * 8 + mv.is_promotion() as i32
@@ -94,10 +128,17 @@ impl MovePicker {
             };
             entries.push((score as i64) << 16 | mv.0 as i64);
         }
+        self.generated = true;
     }
 
-    /// True when there is no move at all.
-    pub fn is_empty(&self) -> bool {
+    /// True when the node has no move at all (generating the moves if need be).
+    pub fn is_empty<G: SearchGame>(&mut self, pos: &G, history: &History) -> bool {
+        if self.pending_tt != Move::NONE {
+            return false;
+        }
+        if !self.generated {
+            self.fill(pos, history);
+        }
         self.entries.is_empty()
     }
 }
@@ -127,7 +168,15 @@ fn verify<G: SearchGame>(pos: &G, entry: i64) -> Option<i64> {
 impl MovePicker {
     /// The best remaining move of `pos` (the position the picker was filled from) with its
     /// ordering score.
-    pub fn next_move<G: SearchGame>(&mut self, pos: &G) -> Option<(Move, i32)> {
+    pub fn next_move<G: SearchGame>(&mut self, pos: &G, history: &History) -> Option<(Move, i32)> {
+        if self.pending_tt != Move::NONE {
+            let mv = self.pending_tt;
+            self.pending_tt = Move::NONE;
+            return Some((mv, TT_MOVE));
+        }
+        if !self.generated {
+            self.fill(pos, history);
+        }
         let n = self.entries.len();
         if self.next >= n {
             return None;

@@ -66,20 +66,19 @@ impl<G: SearchGame> Worker<'_, G> {
             best_value = eval;
         }
 
-        self.pickers[ply].fill(
+        self.pickers[ply].start(
             pos,
             tt_move,
-            &self.history,
             ply,
             Move::NONE,
             !in_check,
             qply < QS_PROMOTION_PLIES,
         );
-        if in_check && self.pickers[ply].is_empty() {
+        if in_check && self.pickers[ply].is_empty(pos, &self.history) {
             return mated_in(ply);
         }
         let mut best_move = Move::NONE;
-        while let Some((mv, score)) = self.pickers[ply].next_move(pos) {
+        while let Some((mv, score)) = self.pickers[ply].next_move(pos, &self.history) {
             if !in_check {
                 if !mv.is_promotion() && eval + pos.captured_value(mv) + DELTA_MARGIN <= alpha {
                     continue;

@@ -190,6 +190,11 @@ impl<V: Variant> crate::search::SearchGame for Board<V> {
         Board::tactical_moves(self, list, promotions)
     }
 
+    #[inline]
+    fn is_legal(&self, mv: crate::core::moves::Move) -> bool {
+        Board::is_legal(self, mv)
+    }
+
     fn null_move(&self) -> Option<Self> {
         (!self.in_check()).then(|| self.with_turn_passed())
     }

@@ -73,6 +73,27 @@ impl Sink for TacticalSink<'_> {
     fn drops(&mut self, _kind: Kind, _to: Bitboard) {}
 }
 
+/// Notes whether one given move is generated.
+struct FindSink {
+    target: Move,
+    found: bool,
+}
+
+impl Sink for FindSink {
+    #[inline(always)]
+    fn moves(&mut self, from: Square, to: Bitboard, promote: bool) {
+        let t = self.target;
+        self.found |=
+            !t.is_drop() && t.from() == from && t.is_promotion() == promote && to.has(t.to());
+    }
+
+    #[inline(always)]
+    fn drops(&mut self, kind: Kind, to: Bitboard) {
+        let t = self.target;
+        self.found |= t == Move::drop(kind as u8, t.to()) && to.has(t.to());
+    }
+}
+
 /// Keeps only the moves that give check to the king on `ek`.
 struct CheckSink<'a, V: Variant> {
     pos: &'a Board<V>,
@@ -201,6 +222,25 @@ impl<V: Variant> Board<V> {
             promotions,
         };
         self.generate_onto(&mut sink, filter, false);
+    }
+
+    /// True when `mv` (any 16-bit value) is legal: the legal moves onto its destination are
+    /// generated and searched for it.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        let board = V::tables().board;
+        if mv == Move::NONE || !board.has(mv.to()) {
+            return false;
+        }
+        let mut sink = FindSink {
+            target: mv,
+            found: false,
+        };
+        self.generate_onto(
+            &mut sink,
+            Bitboard::from_square(mv.to()) & board,
+            mv.is_drop(),
+        );
+        sink.found
     }
 
     /// Appends the legal moves that give check to the enemy king (none when he has no king).

@@ -86,7 +86,14 @@ impl<V: Variant> Board<V> {
                 break;
             }
             occ = occ.without(from);
-            attackers |= self.slider_attackers(to, occ);
+            // Only a piece on a line through the square can uncover a slider behind it.
+            let t = V::tables();
+            if t.bishop_empty[to.index()].has(from) {
+                let k = &self.by_kind;
+                attackers |= t.bishop(to, occ) & (k[Kind::Bishop.index()] | k[Kind::Horse.index()]);
+            } else if t.rook_empty[to.index()].has(from) {
+                attackers |= self.rook_line_attackers(to, occ);
+            }
         }
         result
     }
@@ -121,9 +128,17 @@ impl<V: Variant> Board<V> {
     fn slider_attackers(&self, sq: Square, occ: Bitboard) -> Bitboard {
         let t = V::tables();
         let k = &self.by_kind;
-        let lances = k[Kind::Lance.index()];
         (t.bishop(sq, occ) & (k[Kind::Bishop.index()] | k[Kind::Horse.index()]))
-            | (t.rook(sq, occ) & (k[Kind::Rook.index()] | k[Kind::Dragon.index()]))
+            | self.rook_line_attackers(sq, occ)
+    }
+
+    /// Rooks, dragons and lances of both sides attacking `sq` along its rank and file.
+    #[inline]
+    fn rook_line_attackers(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let t = V::tables();
+        let k = &self.by_kind;
+        let lances = k[Kind::Lance.index()];
+        (t.rook(sq, occ) & (k[Kind::Rook.index()] | k[Kind::Dragon.index()]))
             | (t.lance(Color::White, sq, occ) & lances & self.by_color[Color::Black])
             | (t.lance(Color::Black, sq, occ) & lances & self.by_color[Color::White])
     }
