@@ -3,7 +3,9 @@
 
 mod common;
 
+use tsubame::core::color::Color;
 use tsubame::core::game::Position;
+use tsubame::core::moves::MoveList;
 use tsubame::core::repetition::HistoryEntry;
 use tsubame::core::rules::{EndReason, MiniJishogi, MiniRepetition, Outcome, RuleOptions};
 use tsubame::games::minishogi::{Minishogi, jishogi_count};
@@ -235,4 +237,74 @@ fn malformed_minishogi_input_is_refused() {
     for mv in ["6e5d", "5e5f", "7g7f", "N*3c", "5e4d+"] {
         assert!(pos.parse_move(mv).is_err(), "{mv}");
     }
+}
+
+/// The legal moves of `pos` as USI text, sorted.
+fn move_texts(pos: &Minishogi) -> Vec<String> {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let mut v: Vec<String> = list.iter().map(|&m| pos.move_to_usi(m)).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn extra_moves_handicap_black_moves_in_a_row_without_capturing() {
+    let normal = Minishogi::startpos();
+    for moves in [2u8, 3] {
+        let mut pos = Minishogi::startpos();
+        pos.begin_extra_moves(moves);
+        assert_ne!(
+            pos.key(),
+            normal.key(),
+            "pending extra moves are part of the key"
+        );
+        // Black's first move: every normal move but the captures (the rook's 1e1b).
+        let expected: Vec<String> = move_texts(&normal)
+            .into_iter()
+            .filter(|m| {
+                let mv = normal.parse_move(m).unwrap();
+                mv.is_drop() || normal.piece_at(mv.to()).is_none()
+            })
+            .collect();
+        assert!(expected.len() < move_texts(&normal).len());
+        assert_eq!(move_texts(&pos), expected);
+        for i in 0..moves {
+            assert_eq!(pos.side_to_move(), Color::Black);
+            let mv = pos
+                .parse_move(["3e2d", "2d2c", "5e4d"][i as usize])
+                .unwrap();
+            pos.play(mv);
+            if i + 1 < moves {
+                assert_eq!(move_texts(&pos), vec!["pass".to_string()]);
+                assert!(pos.parse_move("4a5b").is_err(), "White may only pass");
+                pos.play(pos.parse_move("pass").unwrap());
+            }
+        }
+        // The handicap is over: White plays normally and may not pass.
+        assert_eq!(pos.side_to_move(), Color::White);
+        assert!(!move_texts(&pos).contains(&"pass".to_string()));
+        assert!(pos.parse_move("pass").is_err());
+        assert!(move_texts(&pos).len() > 1);
+    }
+}
+
+#[test]
+fn extra_moves_refuse_captures_and_start_only_at_move_one() {
+    // White to move first (a handicap SFEN): he passes, then Black may not capture 1b.
+    let mut pos = Minishogi::from_sfen("rbsgk/4p/5/P4/KGSBR w - 1").unwrap();
+    pos.begin_extra_moves(2);
+    pos.play(pos.parse_move("pass").unwrap());
+    let err = pos.parse_move("1e1b").unwrap_err().to_string();
+    assert!(err.contains("may not capture"), "{err}");
+    // Without the option, or later in a game, there is no pass.
+    let plain = Minishogi::startpos();
+    assert!(plain.parse_move("pass").is_err());
+    let mut later = Minishogi::from_sfen("rbsgk/4p/5/P4/KGSBR b - 3").unwrap();
+    later.begin_extra_moves(2);
+    assert_eq!(move_texts(&later), move_texts(&plain));
+    // Standard shogi has no pass move at all.
+    let mut shogi = tsubame::games::shogi::Shogi::startpos();
+    shogi.begin_extra_moves(2);
+    assert!(shogi.parse_move("pass").is_err());
 }

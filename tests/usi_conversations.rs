@@ -130,11 +130,16 @@ fn unescape(text: &str) -> String {
 struct Tracked {
     variant: &'static str,
     position: String,
+    /// `MinishogiExtraMoves`.
+    extra_moves: u8,
 }
 
-fn legal_in<P: Position>(position: &str, reply: &str) -> Result<(), String> {
+fn legal_in<P: Position>(position: &str, extra_moves: u8, reply: &str) -> Result<(), String> {
     let mut s: Session<P> = Session::new();
-    let _ = s.set_position(position.strip_prefix("position ").unwrap_or("startpos"));
+    let _ = s.set_position(
+        position.strip_prefix("position ").unwrap_or("startpos"),
+        extra_moves,
+    );
     let pos = s.position();
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
@@ -151,9 +156,9 @@ fn legal_in<P: Position>(position: &str, reply: &str) -> Result<(), String> {
 fn check_bestmove(t: &Tracked, line: &str) -> Result<(), String> {
     let reply = line.split_whitespace().nth(1).unwrap_or("");
     let r = match t.variant {
-        "minishogi" => legal_in::<Minishogi>(&t.position, reply),
-        "nanashogi" => legal_in::<Nana>(&t.position, reply),
-        _ => legal_in::<Shogi>(&t.position, reply),
+        "minishogi" => legal_in::<Minishogi>(&t.position, t.extra_moves, reply),
+        "nanashogi" => legal_in::<Nana>(&t.position, t.extra_moves, reply),
+        _ => legal_in::<Shogi>(&t.position, t.extra_moves, reply),
     };
     r.map_err(|e| format!("{line} in {} ({}): {e}", t.position, t.variant))
 }
@@ -165,6 +170,7 @@ fn run_script(name: &str, text: &str) -> Result<(), String> {
     let mut tracked = Tracked {
         variant: "shogi",
         position: "position startpos".into(),
+        extra_moves: 0,
     };
     let mut searches: Vec<Tracked> = Vec::new();
     let mut since_wait: Vec<String> = Vec::new();
@@ -190,6 +196,13 @@ fn run_script(name: &str, text: &str) -> Result<(), String> {
                 {
                     tracked.position = "position startpos".into();
                 }
+            }
+            if let Some(v) = cmd.split(" value ").nth(1)
+                && cmd.contains("MinishogiExtraMoves")
+                && let Ok(n) = v.trim().parse()
+                && [0, 2, 3].contains(&n)
+            {
+                tracked.extra_moves = n;
             }
             if cmd.starts_with("position ") {
                 tracked.position = cmd.clone();

@@ -48,6 +48,11 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
     /// Formats a move in the game's USI notation.
     fn move_to_usi(&self, mv: Move) -> String;
 
+    /// Begins an extra-move handicap (`MinishogiExtraMoves`) at a game's first position: the
+    /// weaker side (Black) makes his next `moves` moves in a row while the giver plays `pass`.
+    /// Games without such handicaps ignore it.
+    fn begin_extra_moves(&mut self, _moves: u8) {}
+
     /// Parses a USI move string and checks that it is legal here.
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let mv = self.parse_move_syntax(text)?;

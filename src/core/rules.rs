@@ -92,6 +92,9 @@ pub struct RuleOptions {
     pub minishogi_repetition: MiniRepetition,
     /// Minishogi: jishogi rule.
     pub minishogi_jishogi: MiniJishogi,
+    /// Minishogi: moves Black makes in a row at the start of a game (0: none; 2 or 3 for the
+    /// handicap levels 2 and 6), the giver passing in between.
+    pub minishogi_extra_moves: u8,
 }
 
 /// Reads a combo value from a list of `(name, value)` pairs, ignoring case.
@@ -115,6 +118,9 @@ pub const MINI_REPETITION_CHOICES: [(&str, MiniRepetition); 3] = [
     ("sente-loses", MiniRepetition::SenteLoses),
     ("first-mover-loses", MiniRepetition::FirstMoverLoses),
 ];
+
+/// The values of `MinishogiExtraMoves`.
+pub const MINI_EXTRA_MOVES_CHOICES: [(&str, u8); 3] = [("0", 0), ("2", 2), ("3", 3)];
 
 /// The values of `MinishogiJishogi`.
 pub const MINI_JISHOGI_CHOICES: [(&str, MiniJishogi); 2] =

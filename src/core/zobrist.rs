@@ -23,6 +23,9 @@ pub struct Zobrist {
     pub hand: [[[u64; MAX_HAND_COUNT + 1]; HAND_KINDS]; 2],
     /// Toggled when White is to move.
     pub side: u64,
+    /// `extra[n]`: toggled while Black still has `n` moves of an extra-move handicap to make
+    /// (`extra[0]` is 0).
+    pub extra: [u64; 4],
 }
 
 impl Zobrist {
@@ -32,6 +35,7 @@ impl Zobrist {
             board: [[0; MAX_SQUARES]; PIECE_CODES],
             hand: [[[0; MAX_HAND_COUNT + 1]; HAND_KINDS]; 2],
             side: 0,
+            extra: [0; 4],
         };
         for row in z.board.iter_mut() {
             for k in row.iter_mut() {
@@ -44,6 +48,9 @@ impl Zobrist {
             }
         }
         z.side = rng.random();
+        for k in z.extra.iter_mut().skip(1) {
+            *k = rng.random();
+        }
         z
     }
 }

@@ -143,7 +143,8 @@ impl Engine {
             "setoption" => self.setoption(rest),
             "position" => {
                 self.finish_search();
-                let result = with_session!(&mut self.game, s => s.set_position(rest));
+                let extra = self.options.rules.minishogi_extra_moves;
+                let result = with_session!(&mut self.game, s => s.set_position(rest, extra));
                 if let Err(e) = result {
                     self.error(&e);
                 }

@@ -1,7 +1,8 @@
 //! The engine's USI options: their declarations for `usi`, their values, and checked updates.
 
 use crate::core::rules::{
-    ENTERING_KING_CHOICES, MINI_JISHOGI_CHOICES, MINI_REPETITION_CHOICES, RuleOptions, parse_choice,
+    ENTERING_KING_CHOICES, MINI_EXTRA_MOVES_CHOICES, MINI_JISHOGI_CHOICES, MINI_REPETITION_CHOICES,
+    RuleOptions, parse_choice,
 };
 use crate::search::time::TimeOptions;
 
@@ -88,6 +89,11 @@ pub fn declarations(current_game: &str) -> Vec<String> {
             "draw",
             &MINI_JISHOGI_CHOICES.map(|(n, _)| n),
         ),
+        combo(
+            "MinishogiExtraMoves",
+            "0",
+            &MINI_EXTRA_MOVES_CHOICES.map(|(n, _)| n),
+        ),
         spin("ByoyomiMargin", o.time.byoyomi_margin, TIME_OPTION_RANGE),
         spin(
             "MinimumThinkingTime",
@@ -157,6 +163,9 @@ impl Options {
             }
             "minishogijishogi" => {
                 self.rules.minishogi_jishogi = choice(name, value, &MINI_JISHOGI_CHOICES)?
+            }
+            "minishogiextramoves" => {
+                self.rules.minishogi_extra_moves = choice(name, value, &MINI_EXTRA_MOVES_CHOICES)?
             }
             "byoyomimargin" => self.time.byoyomi_margin = number(name, value, TIME_OPTION_RANGE)?,
             "minimumthinkingtime" => {

@@ -45,11 +45,12 @@ impl<P: Position> Session<P> {
         &self.history
     }
 
-    /// Applies the arguments of a `position` command: `startpos|sfen <SFEN> [moves …]`.
+    /// Applies the arguments of a `position` command: `startpos|sfen <SFEN> [moves …]`, with
+    /// `extra_moves` the extra-move handicap (`MinishogiExtraMoves`) begun at a game's first position.
     ///
     /// A malformed position keeps the previous one and returns the error. An illegal or malformed
     /// move stops the list there: the position before it is kept and the error is returned.
-    pub fn set_position(&mut self, args: &str) -> Result<(), String> {
+    pub fn set_position(&mut self, args: &str, extra_moves: u8) -> Result<(), String> {
         let (setup, moves) = match args.split_once(" moves") {
             Some((s, m)) => (s.trim(), Some(m)),
             None => (args.trim(), None),
@@ -64,6 +65,8 @@ impl<P: Position> Session<P> {
                 "position needs 'startpos' or 'sfen <SFEN>', got '{setup}'; position kept"
             ));
         };
+        let mut base = base;
+        base.begin_extra_moves(extra_moves);
         let mut session = Session::at(base);
         let mut result = Ok(());
         for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {

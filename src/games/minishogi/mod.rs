@@ -69,6 +69,7 @@ impl Variant for Mini {
     const NAME: &'static str = "minishogi";
     const GEOMETRY: Geometry = Geometry { files: 5, ranks: 5 };
     const ZONE_RANKS: u8 = 1;
+    const EXTRA_MOVES: bool = true;
     const START_SFEN: &'static str = "rbsgk/4p/5/P4/KGSBR b - 1";
     // The lance only appears in handicap level 5, where it replaces White's rook.
     const PIECE_SET: [u8; 8] = [2, 1, 0, 2, 2, 2, 2, 2];

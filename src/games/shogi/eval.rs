@@ -196,6 +196,6 @@ impl<V: Variant> crate::search::SearchGame for Board<V> {
     }
 
     fn null_move(&self) -> Option<Self> {
-        (!self.in_check()).then(|| self.with_turn_passed())
+        (!self.in_check() && self.extra_moves() == 0).then(|| self.with_turn_passed())
     }
 }

@@ -30,6 +30,9 @@ pub trait Variant:
     const GEOMETRY: Geometry;
     /// Depth of the promotion zone in ranks.
     const ZONE_RANKS: u8;
+    /// True when the game knows extra-move handicaps (Black's first moves made in a row while
+    /// White passes; minishogi levels 2 and 6).
+    const EXTRA_MOVES: bool = false;
     /// The start position.
     const START_SFEN: &'static str;
     /// How many pieces of each unpromoted kind the game's set holds (pawn, lance, knight, silver,

@@ -20,6 +20,8 @@ pub trait Sink {
     fn moves(&mut self, from: Square, to: Bitboard, promote: bool);
     /// Drops of `kind` on each square of `to`.
     fn drops(&mut self, kind: Kind, to: Bitboard);
+    /// The handicap giver's `pass` (extra-move handicaps only).
+    fn pass(&mut self) {}
 }
 
 impl Sink for MoveList {
@@ -36,6 +38,10 @@ impl Sink for MoveList {
             self.push(Move::drop(kind as u8, sq));
         }
     }
+
+    fn pass(&mut self) {
+        self.push(Move::PASS);
+    }
 }
 
 impl Sink for usize {
@@ -47,6 +53,10 @@ impl Sink for usize {
     #[inline(always)]
     fn drops(&mut self, _kind: Kind, to: Bitboard) {
         *self += to.count() as usize;
+    }
+
+    fn pass(&mut self) {
+        *self += 1;
     }
 }
 
@@ -91,6 +101,10 @@ impl Sink for FindSink {
     fn drops(&mut self, kind: Kind, to: Bitboard) {
         let t = self.target;
         self.found |= t == Move::drop(kind as u8, t.to()) && to.has(t.to());
+    }
+
+    fn pass(&mut self) {
+        self.found |= self.target == Move::PASS;
     }
 }
 
@@ -172,6 +186,16 @@ impl<V: Variant> Board<V> {
         let us = self.side;
         let them = !us;
         let occ = self.occupied();
+        // An extra-move handicap: White passes, Black's moves may not capture.
+        let filter = if V::EXTRA_MOVES && self.extra_moves > 0 {
+            if us == Color::White {
+                sink.pass();
+                return;
+            }
+            filter & !occ
+        } else {
+            filter
+        };
         let own = self.by_color[us];
         let empty = t.board & !occ & filter;
         let Some(ksq) = self.kings[us] else {
@@ -228,6 +252,14 @@ impl<V: Variant> Board<V> {
     /// generated and searched for it.
     pub fn is_legal(&self, mv: Move) -> bool {
         let board = V::tables().board;
+        if mv == Move::PASS {
+            let mut sink = FindSink {
+                target: mv,
+                found: false,
+            };
+            self.generate_onto(&mut sink, Bitboard::EMPTY, false);
+            return sink.found;
+        }
         if mv == Move::NONE || !board.has(mv.to()) {
             return false;
         }
@@ -391,6 +423,22 @@ impl<V: Variant> Board<V> {
         let us = self.side;
         let name = |sq: Square| -> String { V::GEOMETRY.square_name(sq).iter().collect() };
         let to = mv.to();
+        if mv == Move::PASS {
+            return if V::EXTRA_MOVES && self.extra_moves > 0 {
+                "only the handicap giver (White) passes, and Black is to move".into()
+            } else {
+                "pass is legal only for White during an extra-move handicap (MinishogiExtraMoves)"
+                    .into()
+            };
+        }
+        if V::EXTRA_MOVES && self.extra_moves > 0 {
+            if us == Color::White {
+                return "White must pass while Black makes his extra moves".into();
+            }
+            if !mv.is_drop() && !self.piece_at(to).is_none() {
+                return "an extra move of the handicap may not capture".into();
+            }
+        }
         if mv.is_drop() {
             let kind = Kind::from_code(mv.drop_piece());
             if self.hands[us].count(kind) == 0 {

@@ -43,6 +43,8 @@ pub struct Board<V: Variant> {
     pub(super) key: u64,
     /// Placement score (material, advance, promotion threats, hands), Black's minus White's.
     pub(super) material: i32,
+    /// Moves Black still makes in a row under an extra-move handicap (White passes meanwhile).
+    pub(super) extra_moves: u8,
     pub(super) move_number: u32,
     variant: PhantomData<V>,
 }
@@ -59,6 +61,7 @@ impl<V: Variant> Board<V> {
             checkers: Bitboard::EMPTY,
             key: 0,
             material: 0,
+            extra_moves: 0,
             move_number: 1,
             variant: PhantomData,
         }
@@ -200,6 +203,11 @@ impl<V: Variant> Board<V> {
         self.key ^= ZOBRIST.hand[color.index()][kind.index()][*n as usize];
         *n -= 1;
         self.material -= Self::signed_hand_value(color, kind);
+    }
+
+    /// Moves Black still has to make in a row under an extra-move handicap (0 when none).
+    pub fn extra_moves(&self) -> u8 {
+        self.extra_moves
     }
 
     /// The same position with the other side to move (a null move, for the search); the side to
@@ -569,6 +577,18 @@ impl<V: Variant> Position for Board<V> {
     fn play(&mut self, mv: Move) {
         let us = self.side;
         let to = mv.to();
+        if V::EXTRA_MOVES && self.extra_moves > 0 {
+            if mv == Move::PASS {
+                self.side = !us;
+                self.key ^= ZOBRIST.side;
+                self.move_number += 1;
+                self.checkers = self.compute_checkers();
+                return;
+            }
+            self.key ^= ZOBRIST.extra[self.extra_moves as usize];
+            self.extra_moves -= 1;
+            self.key ^= ZOBRIST.extra[self.extra_moves as usize];
+        }
         if mv.is_drop() {
             let kind = Kind::from_code(mv.drop_piece());
             self.take_hand(us, kind);
@@ -594,8 +614,23 @@ impl<V: Variant> Position for Board<V> {
         self.checkers = self.compute_checkers();
     }
 
+    /// Minishogi: Black makes his next `moves` moves in a row, none a capture, and White answers
+    /// each with `pass` (also before Black's first when White is to move). Only at a game's first
+    /// position (move number 1) and with `moves` ≥ 2.
+    fn begin_extra_moves(&mut self, moves: u8) {
+        if !V::EXTRA_MOVES || moves < 2 || self.move_number != 1 {
+            return;
+        }
+        let moves = moves.min(3);
+        self.key ^= ZOBRIST.extra[self.extra_moves as usize];
+        self.extra_moves = moves;
+        self.key ^= ZOBRIST.extra[moves as usize];
+    }
+
     fn move_to_usi(&self, mv: Move) -> String {
-        if mv.is_drop() {
+        if mv == Move::PASS {
+            "pass".into()
+        } else if mv.is_drop() {
             format!(
                 "{}*{}",
                 Kind::from_code(mv.drop_piece()).letter(),
@@ -615,6 +650,13 @@ impl<V: Variant> Position for Board<V> {
         let geo = V::GEOMETRY;
         let bad = |why: &str| MoveError::Syntax(text.to_string(), why.to_string());
         let b = text.as_bytes();
+        if text == "pass" {
+            return if V::EXTRA_MOVES {
+                Ok(Move::PASS)
+            } else {
+                Err(bad("this game has no pass move"))
+            };
+        }
         if b.len() == 4 && b[1] == b'*' {
             let kind = Kind::from_letter(b[0] as char)
                 .filter(|k| *k != Kind::King && b[0].is_ascii_uppercase())

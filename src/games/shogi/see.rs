@@ -30,6 +30,9 @@ const CHEAPEST_FIRST: [Kind; 14] = [
 impl<V: Variant> Board<V> {
     /// True when `mv` wins at least `threshold` centipawns of material by static exchange.
     pub fn see_ge(&self, mv: Move, threshold: i32) -> bool {
+        if mv == Move::PASS {
+            return threshold <= 0;
+        }
         let to = mv.to();
         let mut occ = self.occupied();
         let (captured, moved) = if mv.is_drop() {
@@ -204,6 +207,9 @@ impl<V: Variant> Board<V> {
         let Some(ek) = ci.king else {
             return false;
         };
+        if mv == Move::PASS {
+            return false;
+        }
         let to = mv.to();
         if mv.is_drop() {
             return ci.squares[mv.drop_piece() as usize].has(to);
