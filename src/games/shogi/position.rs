@@ -132,8 +132,9 @@ impl<V: Variant> Board<V> {
         let them = (!color).index();
         let i = sq.index();
         let k = &self.by_kind;
+        let mine = self.by_color[color];
         let hd = k[Kind::Horse.index()] | k[Kind::Dragon.index()];
-        let att = (t.pawn[them][i] & k[Kind::Pawn.index()])
+        let mut att = (t.pawn[them][i] & k[Kind::Pawn.index()])
             | (t.knight[them][i] & k[Kind::Knight.index()])
             | (t.silver[them][i] & k[Kind::Silver.index()])
             | (t.gold[them][i]
@@ -142,11 +143,21 @@ impl<V: Variant> Board<V> {
                     | k[Kind::ProLance.index()]
                     | k[Kind::ProKnight.index()]
                     | k[Kind::ProSilver.index()]))
-            | (t.king[i] & (k[Kind::King.index()] | hd))
-            | (t.lance(!color, sq, occ) & k[Kind::Lance.index()])
-            | (t.bishop(sq, occ) & (k[Kind::Bishop.index()] | k[Kind::Horse.index()]))
-            | (t.rook(sq, occ) & (k[Kind::Rook.index()] | k[Kind::Dragon.index()]));
-        att & self.by_color[color]
+            | (t.king[i] & (k[Kind::King.index()] | hd));
+        // Sliders: a line is only traced when a slider of that kind stands on it.
+        let lances = k[Kind::Lance.index()] & mine & t.lines.rays[them][i];
+        if lances.any() {
+            att |= t.lance(!color, sq, occ) & lances;
+        }
+        let bishops = (k[Kind::Bishop.index()] | k[Kind::Horse.index()]) & mine;
+        if (bishops & t.bishop_empty[i]).any() {
+            att |= t.bishop(sq, occ) & bishops;
+        }
+        let rooks = (k[Kind::Rook.index()] | k[Kind::Dragon.index()]) & mine;
+        if (rooks & t.rook_empty[i]).any() {
+            att |= t.rook(sq, occ) & rooks;
+        }
+        att & mine
     }
 
     fn put(&mut self, sq: Square, piece: Piece) {
