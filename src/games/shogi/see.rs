@@ -183,12 +183,28 @@ impl<V: Variant> Board<V> {
         };
         let t = V::tables();
         let occ = self.occupied();
-        for kind in Kind::ALL {
-            if kind != Kind::King {
-                ci.squares[kind.index()] = t.attacks(kind, them, ek, occ);
-            }
+        let (c, k) = (them.index(), ek.index());
+        let bishop = t.bishop(ek, occ);
+        let rook = t.rook(ek, occ);
+        let gold = t.gold[c][k];
+        let sq = &mut ci.squares;
+        sq[Kind::Pawn.index()] = t.pawn[c][k];
+        sq[Kind::Lance.index()] = t.lance(them, ek, occ);
+        sq[Kind::Knight.index()] = t.knight[c][k];
+        sq[Kind::Silver.index()] = t.silver[c][k];
+        sq[Kind::Bishop.index()] = bishop;
+        sq[Kind::Rook.index()] = rook;
+        for kind in [
+            Kind::Gold,
+            Kind::ProPawn,
+            Kind::ProLance,
+            Kind::ProKnight,
+            Kind::ProSilver,
+        ] {
+            sq[kind.index()] = gold;
         }
-        let k = ek.index();
+        sq[Kind::Horse.index()] = bishop | t.king[k];
+        sq[Kind::Dragon.index()] = rook | t.king[k];
         let snipers = (t.rook_empty[k]
             & (self.pieces(us, Kind::Rook) | self.pieces(us, Kind::Dragon)))
             | (t.bishop_empty[k] & (self.pieces(us, Kind::Bishop) | self.pieces(us, Kind::Horse)))

@@ -245,6 +245,8 @@ fn config(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<MatchConfig, Strin
             &cli.minishogi_jishogi,
             &MINI_JISHOGI_CHOICES,
         )?,
+        // Extra-move handicap games (levels 2 and 6) are not played by the runner.
+        minishogi_extra_moves: 0,
     };
     let sprt = Sprt {
         elo0: cli.elo0,
