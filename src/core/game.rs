@@ -129,6 +129,27 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
         true
     }
 
+    /// The number of legal moves, counting all drops onto one square as one move: the mate
+    /// solver's first estimate of how hard a check is to prove (interpositions are much alike).
+    fn count_replies_merging_drops(&self) -> usize {
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        let mut squares = 0u128;
+        let mut n = 0;
+        for mv in &list {
+            if mv.is_drop() {
+                let bit = 1u128 << (mv.to().0 & 127);
+                if squares & bit == 0 {
+                    squares |= bit;
+                    n += 1;
+                }
+            } else {
+                n += 1;
+            }
+        }
+        n
+    }
+
     /// True when `color` has a king on the board (the default assumes it does).
     fn has_king(&self, _color: Color) -> bool {
         true

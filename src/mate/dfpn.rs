@@ -49,27 +49,6 @@ fn sat_add(a: u32, b: u32) -> u32 {
     a.saturating_add(b).min(INF)
 }
 
-/// The first proof number of a position after a check: its number of legal replies, where drops
-/// onto one square count once (interpositions are mostly futile and alike).
-fn evasion_estimate<P: Position>(pos: &P) -> usize {
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
-    let mut squares = 0u128;
-    let mut n = 0;
-    for mv in &list {
-        if mv.is_drop() {
-            let bit = 1u128 << (mv.to().0 & 127);
-            if squares & bit == 0 {
-                squares |= bit;
-                n += 1;
-            }
-        } else {
-            n += 1;
-        }
-    }
-    n
-}
-
 /// The hands of a node being summarized.
 #[derive(Clone, Copy)]
 struct NodeHands {
@@ -273,7 +252,7 @@ impl<'a, P: Position> Search<'a, P> {
             } else if let Some((l, _)) = self.tt.lookup(board, hand, cd, mix(path, key)) {
                 l
             } else if or {
-                let n = evasion_estimate(&child);
+                let n = child.count_replies_merging_drops();
                 if n == 0 {
                     let l = Look::proven(0, self.mate_hand(&child));
                     self.tt.store(board, hand, cd, &l, 0, 1, Move::NONE);

@@ -112,10 +112,9 @@ impl Look {
     }
 }
 
-/// One table entry (48 bytes).
+/// One table entry (40 bytes; its board key is kept apart, in the bucket's [`Tags`]).
 #[derive(Clone, Copy, Default)]
 struct Entry {
-    board: u64,
     hand: u64,
     /// Hash of the path for which a repetition-dependent disproof holds (0: none).
     path: u64,
@@ -132,8 +131,15 @@ struct Entry {
 
 const BUCKET: usize = 8;
 
+/// The board keys of one bucket's entries (0: empty), in one cache line, so that a lookup reads
+/// only the entries whose key matches.
+#[derive(Clone, Copy, Default)]
+#[repr(align(64))]
+struct Tags([u64; BUCKET]);
+
 /// The transposition table.
 pub struct Table {
+    tags: Vec<Tags>,
     entries: Vec<Entry>,
     mask: usize,
 }
@@ -142,13 +148,15 @@ impl Table {
     /// A table using at most `mib` MiB (at least one bucket).
     pub fn new(mib: usize) -> Table {
         let bytes = mib.max(1).saturating_mul(1 << 20);
-        let buckets = (bytes / (std::mem::size_of::<Entry>() * BUCKET)).max(1);
+        let bucket_bytes = std::mem::size_of::<Entry>() * BUCKET + std::mem::size_of::<Tags>();
+        let buckets = (bytes / bucket_bytes).max(1);
         let buckets = if buckets.is_power_of_two() {
             buckets
         } else {
             buckets.next_power_of_two() / 2
         };
         Table {
+            tags: vec![Tags::default(); buckets],
             entries: vec![Entry::default(); buckets * BUCKET],
             mask: buckets - 1,
         }
@@ -157,12 +165,13 @@ impl Table {
     /// Bytes allocated.
     pub fn bytes(&self) -> usize {
         self.entries.len() * std::mem::size_of::<Entry>()
+            + self.tags.len() * std::mem::size_of::<Tags>()
     }
 
+    /// The index of the bucket of `board`.
     #[inline(always)]
-    fn bucket(&self, board: u64) -> std::ops::Range<usize> {
-        let b = (board.rotate_left(17) as usize & self.mask) * BUCKET;
-        b..b + BUCKET
+    fn bucket(&self, board: u64) -> usize {
+        board.rotate_left(17) as usize & self.mask
     }
 
     /// Board keys are stored with the low bit set so that 0 marks an empty slot.
@@ -178,10 +187,12 @@ impl Table {
         let mut exact: Option<&Entry> = None;
         let mut proof: Option<Look> = None;
         let mut dis: Option<Look> = None;
-        for e in &self.entries[self.bucket(board)] {
-            if e.board != tag {
+        let b = self.bucket(board);
+        for (i, &t) in self.tags[b].0.iter().enumerate() {
+            if t != tag {
                 continue;
             }
+            let e = &self.entries[b * BUCKET + i];
             if e.proof_len <= d
                 && hand_ge(hand, e.hand)
                 && proof.is_none_or(|p| e.proof_len < p.proof_len)
@@ -271,10 +282,13 @@ impl Table {
     /// Frees the exact entry of a position (its working numbers are superseded by a proof).
     fn forget(&mut self, board: u64, hand: u64) {
         let tag = Self::tag(board);
-        let r = self.bucket(board);
-        for e in &mut self.entries[r] {
-            if e.board == tag && e.hand == hand && e.proof_len == NO_LEN && e.dis_len == 0 {
+        let b = self.bucket(board);
+        for i in 0..BUCKET {
+            let e = &mut self.entries[b * BUCKET + i];
+            if self.tags[b].0[i] == tag && e.hand == hand && e.proof_len == NO_LEN && e.dis_len == 0
+            {
                 *e = Entry::default();
+                self.tags[b].0[i] = 0;
             }
         }
     }
@@ -282,16 +296,17 @@ impl Table {
     /// The entry of (`board`, `hand`), or a fresh one replacing the least valuable of the bucket.
     fn slot(&mut self, board: u64, hand: u64) -> &mut Entry {
         let tag = Self::tag(board);
-        let r = self.bucket(board);
-        let bucket = &mut self.entries[r];
+        let b = self.bucket(board);
+        let tags = &mut self.tags[b].0;
+        let bucket = &mut self.entries[b * BUCKET..(b + 1) * BUCKET];
         let mut victim = 0;
         let mut worst = u64::MAX;
         for (i, e) in bucket.iter().enumerate() {
-            if e.board == tag && e.hand == hand {
+            if tags[i] == tag && e.hand == hand {
                 victim = i;
                 break;
             }
-            let value = if e.board == 0 {
+            let value = if tags[i] == 0 {
                 0
             } else {
                 // Solved entries are worth more than working numbers of the same effort.
@@ -304,9 +319,9 @@ impl Table {
             }
         }
         let e = &mut bucket[victim];
-        if e.board != tag || e.hand != hand {
+        if tags[victim] != tag || e.hand != hand {
+            tags[victim] = tag;
             *e = Entry {
-                board: tag,
                 hand,
                 proof_len: NO_LEN,
                 pn: 1,
@@ -320,7 +335,13 @@ impl Table {
     /// Permille of the first thousand slots in use.
     pub fn hashfull(&self) -> u32 {
         let n = self.entries.len().min(1000);
-        let used = self.entries[..n].iter().filter(|e| e.board != 0).count();
+        let used = self
+            .tags
+            .iter()
+            .flat_map(|t| t.0)
+            .take(n)
+            .filter(|&t| t != 0)
+            .count();
         (used * 1000 / n.max(1)) as u32
     }
 }

@@ -83,6 +83,28 @@ impl Sink for TacticalSink<'_> {
     fn drops(&mut self, _kind: Kind, _to: Bitboard) {}
 }
 
+/// Counts board moves one by one and drops once per destination square.
+struct MergedDropCount {
+    moves: usize,
+    drop_squares: Bitboard,
+}
+
+impl Sink for MergedDropCount {
+    #[inline(always)]
+    fn moves(&mut self, _from: Square, to: Bitboard, _promote: bool) {
+        self.moves += to.count() as usize;
+    }
+
+    #[inline(always)]
+    fn drops(&mut self, _kind: Kind, to: Bitboard) {
+        self.drop_squares |= to;
+    }
+
+    fn pass(&mut self) {
+        self.moves += 1;
+    }
+}
+
 /// Notes whether one given move is generated.
 struct FindSink {
     target: Move,
@@ -273,6 +295,16 @@ impl<V: Variant> Board<V> {
             mv.is_drop(),
         );
         sink.found
+    }
+
+    /// The number of legal moves, all drops onto one square counted as one.
+    pub(super) fn count_replies_merging_drops(&self) -> usize {
+        let mut sink = MergedDropCount {
+            moves: 0,
+            drop_squares: Bitboard::EMPTY,
+        };
+        self.generate(&mut sink);
+        sink.moves + sink.drop_squares.count() as usize
     }
 
     /// Appends the legal moves that give check to the enemy king (none when he has no king).

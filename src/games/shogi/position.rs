@@ -553,6 +553,10 @@ impl<V: Variant> Position for Board<V> {
         self.generate_checks(list);
     }
 
+    fn count_replies_merging_drops(&self) -> usize {
+        Board::count_replies_merging_drops(self)
+    }
+
     fn board_key(&self) -> u64 {
         let cum = &*HAND_KEYS;
         let mut key = self.key;
