@@ -25,10 +25,6 @@ const LIMITS: MateLimits = MateLimits {
     nodes: None,
 };
 
-/// Medium rows (1-based) the solver does not yet solve within the acceptance time; they run in
-/// `slow_medium_problems_are_solved` (ignored by default, minutes long). Issue 5 is open for them.
-const SLOW_MEDIUM_ROWS: [usize; 1] = [40];
-
 fn run<P: Position>(pos: &P) -> MateResult {
     let stop = AtomicBool::new(false);
     solve(pos, &LIMITS, &stop, &mut |_| {})
@@ -170,28 +166,7 @@ fn short_problems_are_solved_exactly() {
 
 #[test]
 fn medium_problems_are_solved() {
-    let faults = check_rows::<Shogi>(
-        "tsume-medium.tsv",
-        false,
-        &|row| !SLOW_MEDIUM_ROWS.contains(&row),
-        &LIMITS,
-    );
-    assert!(faults.is_empty(), "{faults:#?}");
-}
-
-#[test]
-#[ignore = "minutes long: the medium rows the solver does not yet solve within 10 s"]
-fn slow_medium_problems_are_solved() {
-    let limits = MateLimits {
-        time: Some(Duration::from_secs(300)),
-        ..LIMITS
-    };
-    let faults = check_rows::<Shogi>(
-        "tsume-medium.tsv",
-        false,
-        &|row| SLOW_MEDIUM_ROWS.contains(&row),
-        &limits,
-    );
+    let faults = check_suite::<Shogi>("tsume-medium.tsv", false);
     assert!(faults.is_empty(), "{faults:#?}");
 }
 

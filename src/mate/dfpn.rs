@@ -491,7 +491,7 @@ impl<'a, P: Position> Search<'a, P> {
                 break;
             }
             let c = self.arena[best];
-            let eps = |x: u32| sat_add(x, 1 + x / 2);
+            let eps = |x: u32| sat_add(x, 1 + x / 4);
             let (cth_pn, cth_dn) = if or {
                 (th_pn.min(eps(second)), sat_add(th_dn - look.dn, c.look.dn))
             } else {
