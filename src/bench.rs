@@ -1,16 +1,13 @@
 //! `bench`: a fixed search of fixed positions of every game with one thread. Its node count is the
 //! build's signature (commits that change search behaviour end with `Bench: N`).
 
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use crate::core::repetition::HistoryEntry;
-use crate::core::rules::RuleOptions;
 use crate::games::minishogi::Minishogi;
 use crate::games::nana::Nana;
 use crate::games::shogi::Shogi;
 use crate::search::tt::TranspositionTable;
-use crate::search::{self, Limits, SearchGame, SearchSetup, Shared};
+use crate::search::{self, Limits, SearchGame, Shared};
 
 /// Depth of the standard shogi positions.
 pub const SHOGI_DEPTH: i32 = 9;
@@ -30,27 +27,12 @@ fn bench_game<G: SearchGame>(depth: i32, tt: &TranspositionTable, say: &dyn Fn(&
         tt.clear();
         let shared = Shared::default();
         shared.set_budget(None);
-        let history = [HistoryEntry {
-            key: pos.key(),
-            in_check: pos.in_check(),
-        }];
-        let report = |_: &search::Report| {};
-        let setup = SearchSetup {
-            history: &history,
-            rules: RuleOptions::default(),
-            limits: Limits {
-                depth: Some(depth),
-                multipv: 1,
-                ..Limits::default()
-            },
-            threads: 1,
-            pruning: true,
-            tt,
-            shared: &shared,
-            report: &report,
+        let limits = Limits {
+            depth: Some(depth),
+            multipv: 1,
+            ..Limits::default()
         };
-        let result = search::with_search_stack(|| search::run(&pos, &setup));
-        shared.stop.store(false, Ordering::Relaxed);
+        let result = search::search_position(&pos, limits, 1, tt, &shared);
         say(&format!(
             "info string {} {sfen}: {} nodes, best {}",
             G::NAME,
@@ -108,25 +90,11 @@ fn timed<G: SearchGame>(threads: usize, ms: u64) -> (u64, u64) {
             optimum: ms,
             maximum: ms,
         }));
-        let history = [HistoryEntry {
-            key: pos.key(),
-            in_check: pos.in_check(),
-        }];
-        let report = |_: &search::Report| {};
-        let setup = SearchSetup {
-            history: &history,
-            rules: RuleOptions::default(),
-            limits: Limits {
-                multipv: 1,
-                ..Limits::default()
-            },
-            threads,
-            pruning: true,
-            tt: &tt,
-            shared: &shared,
-            report: &report,
+        let limits = Limits {
+            multipv: 1,
+            ..Limits::default()
         };
-        nodes += search::with_search_stack(|| search::run(&pos, &setup)).nodes;
+        nodes += search::search_position(&pos, limits, threads, &tt, &shared).nodes;
     }
     (nodes, start.elapsed().as_millis().max(1) as u64)
 }

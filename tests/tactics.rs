@@ -4,11 +4,9 @@
 mod common;
 
 use tsubame::core::game::Position;
-use tsubame::core::repetition::HistoryEntry;
-use tsubame::core::rules::RuleOptions;
 use tsubame::games::shogi::Shogi;
 use tsubame::search::tt::TranspositionTable;
-use tsubame::search::{Limits, SearchSetup, Shared, run, with_search_stack};
+use tsubame::search::{Limits, Shared, search_position};
 
 #[test]
 fn every_tactic_is_found_within_its_depth() {
@@ -21,26 +19,12 @@ fn every_tactic_is_found_within_its_depth() {
         let pos = Shogi::from_sfen(sfen).unwrap();
         tt.clear();
         let shared = Shared::default();
-        let history = [HistoryEntry {
-            key: pos.key(),
-            in_check: pos.in_check(),
-        }];
-        let report = |_: &tsubame::search::Report| {};
-        let setup = SearchSetup {
-            history: &history,
-            rules: RuleOptions::default(),
-            limits: Limits {
-                depth: Some(depth),
-                multipv: 1,
-                ..Limits::default()
-            },
-            threads: 1,
-            pruning: true,
-            tt: &tt,
-            shared: &shared,
-            report: &report,
+        let limits = Limits {
+            depth: Some(depth),
+            multipv: 1,
+            ..Limits::default()
         };
-        let result = with_search_stack(|| run(&pos, &setup));
+        let result = search_position(&pos, limits, 1, &tt, &shared);
         let got = result.best.map(|m| pos.move_to_usi(m)).unwrap_or_default();
         if &got != best {
             misses.push(format!(

@@ -223,5 +223,33 @@ pub fn with_search_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     })
 }
 
+/// Searches `pos` on its own search thread as a lone position (its history is the position
+/// itself), under the default rules with full pruning and no progress reports: what the bench
+/// and the tests need.
+pub fn search_position<G: SearchGame>(
+    pos: &G,
+    limits: Limits,
+    threads: usize,
+    tt: &TranspositionTable,
+    shared: &Shared,
+) -> SearchResult {
+    let history = [HistoryEntry {
+        key: pos.key(),
+        in_check: pos.in_check(),
+    }];
+    let report = |_: &Report| {};
+    let setup = SearchSetup {
+        history: &history,
+        rules: RuleOptions::default(),
+        limits,
+        threads,
+        pruning: true,
+        tt,
+        shared,
+        report: &report,
+    };
+    with_search_stack(|| run(pos, &setup))
+}
+
 /// Shares the search state with the USI thread.
 pub type SharedHandle = Arc<Shared>;

@@ -55,7 +55,7 @@ impl<P: Position> Session<P> {
             Some((s, m)) => (s.trim(), Some(m)),
             None => (args.trim(), None),
         };
-        let base = if setup == "startpos" {
+        let mut base = if setup == "startpos" {
             P::startpos()
         } else if let Some(sfen) = setup.strip_prefix("sfen ") {
             P::from_sfen(sfen.trim())
@@ -65,7 +65,6 @@ impl<P: Position> Session<P> {
                 "position needs 'startpos' or 'sfen <SFEN>', got '{setup}'; position kept"
             ));
         };
-        let mut base = base;
         base.begin_extra_moves(extra_moves);
         let mut session = Session::at(base);
         let mut result = Ok(());
