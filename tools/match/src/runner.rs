@@ -567,7 +567,7 @@ pub fn run<P: GameExt>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<S
             unfinished,
         ));
         if let (Some(sprt), 1) = (cfg.sprt, pairings.len()) {
-            let state = sprt.state(sprt.llr(&stats[0].pairs));
+            let state = sprt.state(sprt.llr(&stats[0].pairs), stats[0].pairs.pairs());
             if state != SprtState::Continue && decided.is_none() {
                 decided = Some(state);
                 sched.soft_stop.store(true, Ordering::Relaxed);
@@ -714,7 +714,7 @@ fn summarize_pairing(
             sprt.elo1,
             sprt.alpha,
             sprt.beta,
-            sprt.state(llr).text(),
+            sprt.state(llr, p.pairs()).text(),
             if cfg.sprt.is_none() {
                 " (not used to stop)"
             } else {

@@ -230,6 +230,9 @@ impl SprtState {
     }
 }
 
+/// Game pairs an SPRT needs before it may stop (see [`Sprt::state`]).
+pub const MIN_SPRT_PAIRS: u64 = 20;
+
 impl Sprt {
     /// The LLR bounds: `(ln(beta / (1 - alpha)), ln((1 - beta) / alpha))`.
     pub fn bounds(&self) -> (f64, f64) {
@@ -268,10 +271,14 @@ impl Sprt {
         n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * v)
     }
 
-    /// The test's state for an LLR.
-    pub fn state(&self, llr: f64) -> SprtState {
+    /// The test's state for an LLR reached after `pairs` game pairs. No verdict is given before
+    /// [`MIN_SPRT_PAIRS`] pairs: with a handful of pairs the estimated variance is nearly zero
+    /// (one pair lost is a "one-sided" result), and the LLR swings past either bound by chance.
+    pub fn state(&self, llr: f64, pairs: u64) -> SprtState {
         let (lower, upper) = self.bounds();
-        if llr >= upper {
+        if pairs < MIN_SPRT_PAIRS {
+            SprtState::Continue
+        } else if llr >= upper {
             SprtState::AcceptH1
         } else if llr <= lower {
             SprtState::AcceptH0
@@ -427,11 +434,18 @@ mod tests {
         close(sprt.llr(&Pentanomial([0, 0, 0, 0, 1])), 1.916_885_225, 1e-8);
         close(sprt.llr(&Pentanomial([0, 0, 0, 0, 2])), 7.643_530_485, 1e-8);
         assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);
-        assert_eq!(sprt.state(0.1), SprtState::Continue);
-        assert_eq!(sprt.state(3.0), SprtState::AcceptH1);
-        assert_eq!(sprt.state(-3.0), SprtState::AcceptH0);
+        assert_eq!(sprt.state(0.1, 100), SprtState::Continue);
+        assert_eq!(sprt.state(3.0, 100), SprtState::AcceptH1);
+        assert_eq!(sprt.state(-3.0, 100), SprtState::AcceptH0);
         // A one-sided run of wins ends the test.
         let wins = Pentanomial([0, 0, 10, 40, 50]);
-        assert_eq!(sprt.state(sprt.llr(&wins)), SprtState::AcceptH1);
+        assert_eq!(sprt.state(sprt.llr(&wins), 100), SprtState::AcceptH1);
+        // One lost pair has a huge negative LLR, but decides nothing yet.
+        let one_loss = Pentanomial([1, 0, 0, 0, 0]);
+        assert!(sprt.llr(&one_loss) < -3.0);
+        assert_eq!(
+            sprt.state(sprt.llr(&one_loss), one_loss.pairs()),
+            SprtState::Continue
+        );
     }
 }
