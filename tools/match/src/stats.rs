@@ -440,11 +440,15 @@ mod tests {
         // A one-sided run of wins ends the test.
         let wins = Pentanomial([0, 0, 10, 40, 50]);
         assert_eq!(sprt.state(sprt.llr(&wins), 100), SprtState::AcceptH1);
-        // One lost pair has a huge negative LLR, but decides nothing yet.
+        // One lost pair has an LLR past the lower bound with elo1 = 10, but decides nothing yet.
+        let wide = Sprt {
+            elo1: 10.0,
+            ..sprt
+        };
         let one_loss = Pentanomial([1, 0, 0, 0, 0]);
-        assert!(sprt.llr(&one_loss) < -3.0);
+        assert!(wide.llr(&one_loss) < wide.bounds().0);
         assert_eq!(
-            sprt.state(sprt.llr(&one_loss), one_loss.pairs()),
+            wide.state(wide.llr(&one_loss), one_loss.pairs()),
             SprtState::Continue
         );
     }
