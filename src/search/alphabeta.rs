@@ -3,6 +3,7 @@
 use arrayvec::ArrayVec;
 
 use super::SearchGame;
+use super::history::piece_to;
 use super::movepick::GOOD_CAPTURE_MARK;
 use super::params::*;
 use super::thread::Worker;
@@ -71,11 +72,15 @@ impl<G: SearchGame> Worker<'_, G> {
         }
 
         // Step 3. Transposition table.
+        // A singular-extension search of this node (one move excluded) neither uses nor
+        // overwrites the table's verdict on the whole node.
+        let excluded = self.excluded[ply];
         let key = pos.key();
         let hit = self.setup.tt.probe(key);
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
         if let Some(h) = hit
             && !N::PV
+            && excluded == Move::NONE
             && h.depth >= depth
         {
             let v = value_from_tt(h.value, ply);
@@ -103,6 +108,7 @@ impl<G: SearchGame> Worker<'_, G> {
         if pruning
             && !N::PV
             && !in_check
+            && excluded == Move::NONE
             && depth <= RFP_MAX_DEPTH
             && !is_mate_score(beta)
             && eval - RFP_MARGIN * (depth - improving as i32) >= beta
@@ -115,6 +121,7 @@ impl<G: SearchGame> Worker<'_, G> {
             && !N::PV
             && !in_check
             && depth >= NMP_MIN_DEPTH
+            && excluded == Move::NONE
             && eval >= beta
             && !is_mate_score(beta)
             && self.move_stack[ply - 1] != Move::NONE
@@ -122,6 +129,7 @@ impl<G: SearchGame> Worker<'_, G> {
         {
             let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
             self.move_stack[ply] = Move::NONE;
+            self.pt_stack[ply] = 0;
             self.path.push(HistoryEntry {
                 key: null.key(),
                 in_check: false,
@@ -148,9 +156,48 @@ impl<G: SearchGame> Worker<'_, G> {
             depth
         };
 
-        // Step 8. The move loop.
+        // Step 8. Singular extension: when the table move is far better than every other move
+        // (a search without it fails low by a margin), it is extended; when even the other moves
+        // beat beta, the node is cut at once (multi-cut).
+        let mut tt_extension = 0;
+        if let Some(h) = hit
+            && pruning
+            && depth >= SE_MIN_DEPTH
+            && excluded == Move::NONE
+            && tt_move != Move::NONE
+            && h.bound != Bound::Upper
+            && h.depth >= depth - 3
+            && !is_mate_score(h.value)
+            && ply < 2 * self.root_depth_hint()
+        {
+            let tt_value = value_from_tt(h.value, ply);
+            let singular_beta = tt_value - SE_MARGIN * depth / 8;
+            self.excluded[ply] = tt_move;
+            let v = self.search::<NonPv>(
+                pos,
+                singular_beta - 1,
+                singular_beta,
+                (depth - 1) / 2,
+                ply,
+                cut_node,
+            );
+            self.excluded[ply] = Move::NONE;
+            if self.stopped {
+                return 0;
+            }
+            if v < singular_beta {
+                tt_extension = 1;
+            } else if singular_beta >= beta {
+                return singular_beta;
+            } else if tt_value >= beta {
+                tt_extension = -1;
+            }
+        }
+
+        // Step 9. The move loop.
         let previous = self.move_stack[ply - 1];
-        self.pickers[ply].start(pos, tt_move, ply, previous, false, false);
+        let context = self.context(ply);
+        self.pickers[ply].start(pos, tt_move, ply, previous, context, false, false);
         if self.pickers[ply].is_empty(pos, &self.history) {
             return mated_in(ply);
         }
@@ -158,17 +205,22 @@ impl<G: SearchGame> Worker<'_, G> {
         let mut best_value = -INFINITE;
         let mut best_move = Move::NONE;
         let mut move_count = 0usize;
-        let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut quiets: ArrayVec<(Move, u16), 64> = ArrayVec::new();
+        let mut captures: ArrayVec<(u16, usize), 32> = ArrayVec::new();
         let us = pos.side_to_move();
         let check_info = pos.check_info();
 
         while let Some((mv, score)) = self.pickers[ply].next_move(pos, &self.history) {
+            if mv == excluded {
+                continue;
+            }
             move_count += 1;
             let capture = pos.is_capture(mv);
             let quiet = !capture && !mv.is_promotion();
             let gives_check = pos.gives_check(&check_info, mv);
+            let pt = piece_to(pos.moved_piece(mv), mv);
 
-            // Step 9. Pruning of moves at shallow depth.
+            // Step 10. Pruning of moves at shallow depth.
             if pruning && best_value > -MATE_BOUND && !in_check && !gives_check {
                 if quiet {
                     if depth <= LMP_MAX_DEPTH
@@ -194,9 +246,12 @@ impl<G: SearchGame> Worker<'_, G> {
                 }
             }
 
-            // Step 10. Check extension for safe checks.
-            let extension =
-                (gives_check && ply < 2 * self.root_depth_hint() && pos.see_ge(mv, 0)) as i32;
+            // Step 11. Extensions: the singular table move; safe checks.
+            let extension = if mv == tt_move && tt_extension != 0 {
+                tt_extension
+            } else {
+                (gives_check && ply < 2 * self.root_depth_hint() && pos.see_ge(mv, 0)) as i32
+            };
             let new_depth = depth - 1 + extension;
 
             let mut child = pos.clone();
@@ -204,12 +259,13 @@ impl<G: SearchGame> Worker<'_, G> {
             debug_assert_eq!(child.in_check(), gives_check);
             self.nodes += 1;
             self.move_stack[ply] = mv;
+            self.pt_stack[ply] = pt;
             self.path.push(HistoryEntry {
                 key: child.key(),
                 in_check: gives_check,
             });
 
-            // Step 11. Late-move reductions, then the principal variation search.
+            // Step 12. Late-move reductions, then the principal variation search.
             let mut value = -INFINITE;
             let full_null_window;
             if pruning
@@ -220,7 +276,7 @@ impl<G: SearchGame> Worker<'_, G> {
                 let mut r = self.lmr[(depth as usize).min(63)][move_count.min(63)];
                 r += cut_node as i32 - N::PV as i32 - gives_check as i32 - improving as i32;
                 if quiet {
-                    r -= self.history.score(us, mv) / 8192;
+                    r -= self.history.quiet_score(us, mv, pt, context) / LMR_HISTORY_DIVISOR;
                 }
                 let reduced = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 value = -self.search::<NonPv>(&child, -alpha - 1, -alpha, reduced, ply + 1, true);
@@ -246,7 +302,7 @@ impl<G: SearchGame> Worker<'_, G> {
                 return 0;
             }
 
-            // Step 12. New best move; a cutoff updates the ordering memory.
+            // Step 13. New best move; a cutoff updates the ordering memory.
             if value > best_value {
                 best_value = value;
                 if value > alpha {
@@ -255,24 +311,34 @@ impl<G: SearchGame> Worker<'_, G> {
                         self.update_pv(ply, mv);
                     }
                     if value >= beta {
+                        let bonus = (32 * depth * depth).min(2400);
                         if quiet {
-                            let bonus = (32 * depth * depth).min(2400);
-                            self.history.update(us, mv, bonus);
-                            for &q in &quiets {
-                                self.history.update(us, q, -bonus);
+                            self.history.update_quiet(us, mv, pt, context, bonus);
+                            for &(q, qpt) in &quiets {
+                                self.history.update_quiet(us, q, qpt, context, -bonus);
                             }
                             self.history.add_killer(ply, mv);
                             if previous != Move::NONE {
                                 self.history.set_counter(previous, mv);
                             }
+                        } else if capture {
+                            self.history
+                                .update_capture(pt, pos.captured_piece(mv), bonus);
+                        }
+                        for &(cpt, victim) in &captures {
+                            self.history.update_capture(cpt, victim, -bonus);
                         }
                         break;
                     }
                     alpha = value;
                 }
             }
-            if quiet && mv != best_move {
-                let _ = quiets.try_push(mv);
+            if mv != best_move {
+                if quiet {
+                    let _ = quiets.try_push((mv, pt));
+                } else if capture {
+                    let _ = captures.try_push((pt, pos.captured_piece(mv)));
+                }
             }
         }
 
@@ -281,7 +347,7 @@ impl<G: SearchGame> Worker<'_, G> {
             best_value = alpha;
         }
 
-        // Step 13. Store the result.
+        // Step 14. Store the result.
         let bound = if best_value >= beta {
             Bound::Lower
         } else if N::PV && best_move != Move::NONE {
@@ -289,15 +355,26 @@ impl<G: SearchGame> Worker<'_, G> {
         } else {
             Bound::Upper
         };
-        self.setup.tt.store(
-            key,
-            best_move,
-            value_to_tt(best_value, ply),
-            if in_check { 0 } else { eval },
-            depth,
-            bound,
-        );
+        if excluded == Move::NONE {
+            self.setup.tt.store(
+                key,
+                best_move,
+                value_to_tt(best_value, ply),
+                if in_check { 0 } else { eval },
+                depth,
+                bound,
+            );
+        }
         best_value
+    }
+
+    /// The piece-to codes of the moves one and two plies before `ply` (for continuation history).
+    #[inline(always)]
+    pub(super) fn context(&self, ply: usize) -> [u16; 2] {
+        [
+            self.pt_stack[ply - 1],
+            if ply >= 2 { self.pt_stack[ply - 2] } else { 0 },
+        ]
     }
 
     /// The depth of the iteration under way, for limiting extensions.

@@ -1,49 +1,108 @@
-//! Move-ordering memory of one search thread: butterfly history, killers and counter-moves.
+//! Move-ordering memory of one search thread: butterfly history, continuation history, capture
+//! history, killers and counter-moves.
+//!
+//! Continuation and capture histories are indexed by a move's *piece-to* code,
+//! `piece index · 81 + destination` (see [`piece_to`]): a quiet move is judged by what moved where,
+//! in the light of the one or two moves before it, which is what a drop-rich game needs (the
+//! same drop square is good after one reply and useless after another).
 
 use super::params::{HISTORY_MAX, MAX_PLY};
 use crate::core::color::Color;
 use crate::core::moves::Move;
+use crate::core::square::MAX_SQUARES;
 
 /// Number of distinct move codes (a [`Move`] is 16 bits).
 const MOVE_CODES: usize = 1 << 16;
+/// Number of piece indices a game may use (every game's pieces index below 32).
+const PIECE_CODES: usize = 32;
+/// Number of piece-to codes.
+pub const PIECE_TO: usize = PIECE_CODES * MAX_SQUARES;
+/// Captured-piece kinds told apart by the capture history (a piece index modulo 16).
+const CAPTURED_KINDS: usize = 16;
 
-/// History tables indexed by the raw move code.
+/// The piece-to code of a move of the piece with index `piece` to `mv`'s destination. Code 0
+/// (no piece, square 0) stands for "no move" (the root's parent, a null move).
+#[inline(always)]
+pub fn piece_to(piece: usize, mv: Move) -> u16 {
+    (piece * MAX_SQUARES + mv.to().index()) as u16
+}
+
+/// Adds `bonus` to a history entry with gravity towards zero, keeping it within ±[`HISTORY_MAX`].
+#[inline(always)]
+fn apply(entry: &mut i16, bonus: i32) {
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let v = *entry as i32 + b - *entry as i32 * b.abs() / HISTORY_MAX;
+    *entry = v.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+}
+
+/// Allocates a zeroed boxed array without building it on the stack.
+fn zeroed_box<T: Copy + Default, const N: usize>(rows: usize) -> Box<[[T; N]]> {
+    vec![[T::default(); N]; rows].into_boxed_slice()
+}
+
+/// History tables indexed by the raw move code or by piece-to codes.
 pub struct History {
-    butterfly: Box<[[i16; MOVE_CODES]; 2]>,
-    counter: Box<[Move; MOVE_CODES]>,
+    butterfly: Box<[[i16; MOVE_CODES]]>,
+    continuation: Box<[[i16; PIECE_TO]]>,
+    capture: Box<[[i16; CAPTURED_KINDS]]>,
+    counter: Box<[Move]>,
     killers: [[Move; 2]; MAX_PLY + 4],
 }
 
 impl Default for History {
     fn default() -> Self {
         History {
-            butterfly: vec![[0i16; MOVE_CODES]; 2]
-                .into_boxed_slice()
-                .try_into()
-                .expect("two rows"),
-            counter: vec![Move::NONE; MOVE_CODES]
-                .into_boxed_slice()
-                .try_into()
-                .expect("one row per move code"),
+            butterfly: zeroed_box(2),
+            continuation: zeroed_box(PIECE_TO),
+            capture: zeroed_box(PIECE_TO),
+            counter: vec![Move::NONE; MOVE_CODES].into_boxed_slice(),
             killers: [[Move::NONE; 2]; MAX_PLY + 4],
         }
     }
 }
 
 impl History {
-    /// The history score of a quiet move by `color`.
+    /// The butterfly history score of a quiet move by `color`.
     #[inline(always)]
     pub fn score(&self, color: Color, mv: Move) -> i32 {
         self.butterfly[color.index()][mv.0 as usize] as i32
     }
 
-    /// Rewards (positive `bonus`) or punishes a quiet move, with gravity towards zero.
+    /// The quiet-move score: butterfly history plus the continuation histories of the move's
+    /// piece-to code `pt` after the moves with codes `context` (one and two plies back).
     #[inline(always)]
-    pub fn update(&mut self, color: Color, mv: Move, bonus: i32) {
-        let e = &mut self.butterfly[color.index()][mv.0 as usize];
-        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let v = *e as i32 + b - *e as i32 * b.abs() / HISTORY_MAX;
-        *e = v.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+    pub fn quiet_score(&self, color: Color, mv: Move, pt: u16, context: [u16; 2]) -> i32 {
+        self.score(color, mv)
+            + self.continuation[context[0] as usize][pt as usize] as i32
+            + self.continuation[context[1] as usize][pt as usize] as i32
+    }
+
+    /// Rewards (positive `bonus`) or punishes a quiet move in the butterfly and continuation
+    /// tables.
+    #[inline(always)]
+    pub fn update_quiet(&mut self, color: Color, mv: Move, pt: u16, context: [u16; 2], bonus: i32) {
+        apply(&mut self.butterfly[color.index()][mv.0 as usize], bonus);
+        for c in context {
+            if c != 0 {
+                apply(&mut self.continuation[c as usize][pt as usize], bonus);
+            }
+        }
+    }
+
+    /// The capture history of capturing a piece with index `captured` by the move with piece-to
+    /// code `pt`.
+    #[inline(always)]
+    pub fn capture_score(&self, pt: u16, captured: usize) -> i32 {
+        self.capture[pt as usize][captured % CAPTURED_KINDS] as i32
+    }
+
+    /// Rewards or punishes a capture.
+    #[inline(always)]
+    pub fn update_capture(&mut self, pt: u16, captured: usize, bonus: i32) {
+        apply(
+            &mut self.capture[pt as usize][captured % CAPTURED_KINDS],
+            bonus,
+        );
     }
 
     /// The two killer moves of `ply`.

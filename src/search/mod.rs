@@ -33,6 +33,10 @@ pub trait SearchGame: Position {
     fn is_capture(&self, mv: Move) -> bool;
     /// Value of the piece `mv` captures (0 for none).
     fn captured_value(&self, mv: Move) -> i32;
+    /// The index (below 32) of the piece that `mv` moves or drops, as it stands before the move.
+    fn moved_piece(&self, mv: Move) -> usize;
+    /// The index (below 32) of the piece that `mv` captures (0 for none).
+    fn captured_piece(&self, mv: Move) -> usize;
     /// True when `mv` wins at least `threshold` by static exchange.
     fn see_ge(&self, mv: Move, threshold: i32) -> bool;
     /// Appends the legal captures, and the non-capturing promotions when `promotions`, to `list`

@@ -9,7 +9,7 @@
 use arrayvec::ArrayVec;
 
 use super::SearchGame;
-use super::history::History;
+use super::history::{History, piece_to};
 use crate::core::moves::{MAX_MOVES, Move, MoveList};
 
 const TT_MOVE: i32 = 1 << 30;
@@ -42,6 +42,7 @@ pub struct MovePicker {
     generated: bool,
     ply: usize,
     previous: Move,
+    context: [u16; 2],
     tactical_only: bool,
     promotions: bool,
 }
@@ -57,6 +58,7 @@ impl Default for MovePicker {
             generated: false,
             ply: 0,
             previous: Move::NONE,
+            context: [0; 2],
             tactical_only: false,
             promotions: false,
         }
@@ -64,15 +66,18 @@ impl Default for MovePicker {
 }
 
 impl MovePicker {
-    /// Prepares the picker for a node of `pos` at `ply`, reached by `previous`: all legal moves,
+    /// Prepares the picker for a node of `pos` at `ply`, reached by `previous`, whose last two
+    /// moves have the piece-to codes `context` (for the continuation history): all legal moves,
     /// or only the tactical ones for quiescence (captures, and promotions when `promotions`).
     /// `tt_move` comes first when it is legal and belongs to that set.
+    #[allow(clippy::too_many_arguments)]
     pub fn start<G: SearchGame>(
         &mut self,
         pos: &G,
         tt_move: Move,
         ply: usize,
         previous: Move,
+        context: [u16; 2],
         tactical_only: bool,
         promotions: bool,
     ) {
@@ -89,6 +94,7 @@ impl MovePicker {
         self.sorted = false;
         self.ply = ply;
         self.previous = previous;
+        self.context = context;
         self.tactical_only = tactical_only;
         self.promotions = promotions;
     }
@@ -114,7 +120,11 @@ impl MovePicker {
                 continue;
             } else if pos.is_capture(mv) {
                 // Optimistic until verified: see `verify`.
-                GOOD_CAPTURE + pos.captured_value(mv) * 8 + mv.is_promotion() as i32
+                let pt = piece_to(pos.moved_piece(mv), mv);
+                GOOD_CAPTURE
+                    + pos.captured_value(mv) * 16
+                    + history.capture_score(pt, pos.captured_piece(mv)) / 64
+                    + mv.is_promotion() as i32 * 64
             } else if mv.is_promotion() {
                 PROMOTION
             } else if mv == killers[0] {
@@ -124,7 +134,7 @@ impl MovePicker {
             } else if mv == counter {
                 COUNTER
             } else {
-                history.score(us, mv)
+                history.quiet_score(us, mv, piece_to(pos.moved_piece(mv), mv), self.context)
             };
             entries.push((score as i64) << 16 | mv.0 as i64);
         }
@@ -161,8 +171,7 @@ fn verify<G: SearchGame>(pos: &G, entry: i64) -> Option<i64> {
         return None;
     }
     let score = (entry >> 16) as i32;
-    let victim_part = score - GOOD_CAPTURE - (score & 1);
-    Some(((BAD_CAPTURE + victim_part) as i64) << 16 | mv.0 as i64)
+    Some(((BAD_CAPTURE + score - GOOD_CAPTURE) as i64) << 16 | mv.0 as i64)
 }
 
 impl MovePicker {

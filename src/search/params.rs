@@ -32,6 +32,14 @@ pub const SEE_QUIET_MARGIN: i32 = 60;
 pub const LMR_BASE: f64 = 0.75;
 /// See [`LMR_BASE`].
 pub const LMR_DIVISOR: f64 = 2.25;
+/// Late-move reductions shrink by one ply per this much quiet-move history (butterfly plus two
+/// continuation tables, each within ±`HISTORY_MAX`).
+pub const LMR_HISTORY_DIVISOR: i32 = 12288;
+/// Singular extensions are tried from this depth on.
+pub const SE_MIN_DEPTH: i32 = 7;
+/// Singular extension: the other moves must fail low by `SE_MARGIN · depth / 8` below the table
+/// value for the table move to be extended.
+pub const SE_MARGIN: i32 = 16;
 /// Quiescence: margin over the captured piece's value before a capture is considered hopeless.
 pub const DELTA_MARGIN: i32 = 200;
 /// Quiescence considers non-capturing promotions only this many plies deep.

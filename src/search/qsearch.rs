@@ -71,6 +71,7 @@ impl<G: SearchGame> Worker<'_, G> {
             tt_move,
             ply,
             Move::NONE,
+            self.context(ply),
             !in_check,
             qply < QS_PROMOTION_PLIES,
         );

@@ -41,6 +41,10 @@ pub(super) struct Worker<'a, G: SearchGame> {
     pub barrier: usize,
     pub eval_stack: [i32; MAX_PLY + 4],
     pub move_stack: [Move; MAX_PLY + 4],
+    /// Piece-to codes of the moves on the current line (0 for a null move), by ply.
+    pub pt_stack: [u16; MAX_PLY + 4],
+    /// The move a singular-extension search leaves out at each ply ([`Move::NONE`] for none).
+    pub excluded: [Move; MAX_PLY + 4],
     pub root_moves: Vec<RootMove>,
     pub pv_idx: usize,
     pub root_depth: i32,
@@ -104,6 +108,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             path,
             eval_stack: [0; MAX_PLY + 4],
             move_stack: [Move::NONE; MAX_PLY + 4],
+            pt_stack: [0; MAX_PLY + 4],
+            excluded: [Move::NONE; MAX_PLY + 4],
             root_moves,
             pv_idx: 0,
             root_depth: 1,
@@ -197,6 +203,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 in_check: child.in_check(),
             });
             self.move_stack[0] = mv;
+            self.pt_stack[0] = super::history::piece_to(self.root.moved_piece(mv), mv);
             self.seldepth = 0;
             let value = if i == self.pv_idx {
                 -self.search::<super::alphabeta::Pv>(&child, -beta, -alpha, depth - 1, 1, false)

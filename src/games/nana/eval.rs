@@ -4,7 +4,7 @@
 
 use super::attacks::TABLES;
 use super::position::Nana;
-use super::types::{Kind, State};
+use super::types::{Kind, Piece, State};
 use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::moves::{Move, MoveList};
@@ -77,6 +77,22 @@ impl SearchGame for Nana {
 
     fn captured_value(&self, mv: Move) -> i32 {
         if self.is_capture(mv) { CUBE_IN_HAND } else { 0 }
+    }
+
+    fn moved_piece(&self, mv: Move) -> usize {
+        if mv.is_drop() {
+            Piece::new(self.side_to_move(), State::from_code(mv.drop_piece())).index()
+        } else {
+            self.piece_at(mv.from()).index()
+        }
+    }
+
+    fn captured_piece(&self, mv: Move) -> usize {
+        if mv.is_drop() {
+            0
+        } else {
+            self.piece_at(mv.to()).index()
+        }
     }
 
     /// Every nana piece but the king is worth the same, so an exchange on a square loses material

@@ -181,6 +181,24 @@ impl<V: Variant> crate::search::SearchGame for Board<V> {
         }
     }
 
+    #[inline(always)]
+    fn moved_piece(&self, mv: crate::core::moves::Move) -> usize {
+        if mv.is_drop() {
+            super::types::Piece::new(self.side_to_move(), Kind::from_code(mv.drop_piece())).index()
+        } else {
+            self.piece_at(mv.from()).index()
+        }
+    }
+
+    #[inline(always)]
+    fn captured_piece(&self, mv: crate::core::moves::Move) -> usize {
+        if mv.is_drop() {
+            0
+        } else {
+            self.piece_at(mv.to()).index()
+        }
+    }
+
     #[inline]
     fn see_ge(&self, mv: crate::core::moves::Move, threshold: i32) -> bool {
         Board::see_ge(self, mv, threshold)
