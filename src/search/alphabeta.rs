@@ -264,6 +264,12 @@ impl<G: SearchGame> Worker<'_, G> {
                 key: child.key(),
                 in_check: gives_check,
             });
+            if N::PV {
+                // The child's line starts empty: a child searched only with a null window (a
+                // reduced or zero-window search that fails high) writes none, and
+                // `update_pv` must not copy the stale line of an earlier sibling behind `mv`.
+                self.pv_len[ply + 1] = ply + 1;
+            }
 
             // Step 12. Late-move reductions, then the principal variation search.
             let mut value = -INFINITE;

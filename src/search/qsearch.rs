@@ -104,6 +104,7 @@ impl<G: SearchGame> Worker<'_, G> {
                 if value > alpha {
                     best_move = mv;
                     if N::PV {
+                        // The child, of the same node type, emptied its line on entry.
                         self.update_pv(ply, mv);
                     }
                     if value >= beta {

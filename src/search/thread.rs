@@ -179,7 +179,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         })
     }
 
-    /// Copies the principal variation of `ply + 1` behind `mv` into that of `ply`.
+    /// Copies the principal variation of `ply + 1` behind `mv` into that of `ply`. The line of
+    /// `ply + 1` must be the child's own: callers set `pv_len[ply + 1] = ply + 1` before searching
+    /// a child that might not write one (searched with a null window), and every PV node, in the
+    /// main search or in quiescence, empties its own line on entry.
     #[inline]
     pub fn update_pv(&mut self, ply: usize, mv: Move) {
         self.pv[ply][ply] = mv;
@@ -205,6 +208,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             self.move_stack[0] = mv;
             self.pt_stack[0] = super::history::piece_to(self.root.moved_piece(mv), mv);
             self.seldepth = 0;
+            // An empty line unless the child writes one (a null-window search that fails high
+            // does not): never the stale line of another root move.
+            self.pv_len[1] = 1;
             let value = if i == self.pv_idx {
                 -self.search::<super::alphabeta::Pv>(&child, -beta, -alpha, depth - 1, 1, false)
             } else {
@@ -380,9 +386,15 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             .fetch_add(self.nodes - self.published, Ordering::Relaxed);
         self.published = self.nodes;
         let best = &self.root_moves[0];
+        // The expected reply, only if it is legal after the best move.
+        let ponder = best.pv.get(1).copied().filter(|&reply| {
+            let mut after = self.root.clone();
+            after.play(best.mv);
+            after.is_legal(reply)
+        });
         SearchResult {
             best: Some(best.mv),
-            ponder: best.pv.get(1).copied(),
+            ponder,
             score: if best.score == -INFINITE {
                 best.previous_score
             } else {
