@@ -7,6 +7,7 @@ use std::time::Instant;
 use super::history::History;
 use super::movepick::MovePicker;
 use super::params::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, CHECK_INTERVAL, MAX_PLY};
+use super::time::{Budget, Trend, soft_stop};
 use super::value::{INFINITE, MATE, is_mate_score};
 use super::{Report, SearchGame, SearchResult, SearchSetup};
 use crate::core::moves::{Move, MoveList};
@@ -291,8 +292,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             .clamp(1, MAX_PLY as i32 - 8);
         let multipv = limits.multipv.max(1).min(self.root_moves.len().max(1));
         let mut completed = 0;
-        let mut best_changes = 0.0f64;
-        let mut last_best = Move::NONE;
+        let mut trend = Trend::default();
         if self.root_moves.is_empty() {
             return SearchResult {
                 best: None,
@@ -366,13 +366,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 continue;
             }
             self.report(depth, None);
-            let best = self.root_moves[0].mv;
-            if best != last_best && last_best != Move::NONE {
-                best_changes += 1.0;
-            }
-            last_best = best;
-            best_changes *= 0.5;
-            if self.time_to_stop(depth, best_changes) {
+            trend.push(self.root_moves[0].mv, self.root_moves[0].score);
+            if self.time_to_stop(depth, &trend) {
                 break;
             }
         }
@@ -405,8 +400,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
     }
 
-    /// After a completed iteration: is it time to stop (soft limit, forced move, proven mate)?
-    fn time_to_stop(&self, depth: i32, best_changes: f64) -> bool {
+    /// After a completed iteration: is it time to stop (soft limit scaled by the `trend` of the
+    /// iterations, forced move, proven mate)?
+    fn time_to_stop(&self, depth: i32, trend: &Trend) -> bool {
         let shared = self.setup.shared;
         if shared.pondering.load(Ordering::Relaxed) {
             return false;
@@ -427,7 +423,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         if is_mate_score(score) && depth as i64 >= 2 * (MATE - score.abs()) as i64 + 2 {
             return true;
         }
-        let scale = (1.0 + 1.5 * best_changes).min(2.5);
-        elapsed as f64 >= optimum as f64 * scale * 0.6
+        let budget = Budget {
+            optimum,
+            maximum: shared.maximum_ms.load(Ordering::Relaxed),
+        };
+        soft_stop(&budget, elapsed, trend)
     }
 }

@@ -14,6 +14,8 @@ pub struct GoParams {
     pub byoyomi: u64,
     /// Fixed time for this move.
     pub movetime: Option<u64>,
+    /// Moves until the next time control.
+    pub movestogo: Option<u64>,
     /// Depth limit.
     pub depth: Option<i32>,
     /// Node limit.
@@ -31,13 +33,15 @@ pub struct GoParams {
 }
 
 impl GoParams {
-    /// The clock of `side`.
-    pub fn clock(&self, side: Color) -> Clock {
+    /// The clock of `side`, to move after `ply` plies of the game.
+    pub fn clock(&self, side: Color, ply: u32) -> Clock {
         Clock {
             time: self.time[side.index()],
             increment: self.inc[side.index()],
             byoyomi: self.byoyomi,
             movetime: self.movetime,
+            moves_to_go: self.movestogo,
+            ply,
         }
     }
 
@@ -87,9 +91,7 @@ pub fn parse(args: &str) -> Result<(GoParams, Vec<String>), String> {
             "binc" => p.inc[0] = num(i, w)?,
             "winc" => p.inc[1] = num(i, w)?,
             "movetime" => p.movetime = Some(num(i, w)?),
-            "movestogo" => {
-                num(i, w)?;
-            }
+            "movestogo" => p.movestogo = Some(num(i, w)?),
             "depth" => p.depth = Some(num(i, w)?.min(1000) as i32),
             "nodes" => p.nodes = Some(num(i, w)?),
             "perft" => p.perft = Some(num(i, w)?.min(64) as u32),
@@ -138,6 +140,11 @@ mod tests {
         assert!(w.is_empty());
         assert_eq!(p.time, [Some(1000), Some(2000)]);
         assert_eq!((p.byoyomi, p.inc), (500, [10, 20]));
+        let c = parse("btime 1000 wtime 2000 movestogo 5")
+            .unwrap()
+            .0
+            .clock(Color::White, 7);
+        assert_eq!((c.time, c.moves_to_go, c.ply), (Some(2000), Some(5), 7));
         let (p, _) = parse("ponder btime 0 wtime 0 byoyomi 1000").unwrap();
         assert!(p.ponder && p.byoyomi == 1000);
         let (p, _) = parse("searchmoves 7g7f 2g2f depth 3").unwrap();

@@ -313,8 +313,9 @@ impl Engine {
             Ok((p, _)) if p.has_clock() => p,
             _ => self.last_go.clone(),
         };
-        let side = with_session!(&self.game, s => s.position().side_to_move());
-        let budget = search::time::budget(&params.clock(side), &self.options.time);
+        let clock =
+            with_session!(&self.game, s => params.clock(s.position().side_to_move(), s.game_ply()));
+        let budget = search::time::budget(&clock, &self.options.time);
         self.shared.set_budget(budget);
         self.shared.pondering.store(false, Ordering::SeqCst);
     }
@@ -473,7 +474,8 @@ impl SearchJob {
         let budget = if self.params.infinite {
             None
         } else {
-            search::time::budget(&self.params.clock(pos.side_to_move()), &self.options.time)
+            let clock = self.params.clock(pos.side_to_move(), session.game_ply());
+            search::time::budget(&clock, &self.options.time)
         };
         self.shared.set_budget(budget);
         std::thread::Builder::new()

@@ -19,7 +19,7 @@ pub struct Options {
     pub multipv: usize,
     /// Rule options (`EnteringKingRule`, `MaxMovesToDraw`, `Minishogi…`).
     pub rules: RuleOptions,
-    /// `ByoyomiMargin` and `MinimumThinkingTime`.
+    /// `ByoyomiMargin`, `MinimumThinkingTime` and `SlowMover`.
     pub time: TimeOptions,
     /// `NanaTablebase`: the solved nana shogi table's file (empty: none).
     pub nana_tablebase: String,
@@ -52,6 +52,8 @@ pub const MULTIPV_RANGE: (u64, u64) = (1, 600);
 pub const MAX_MOVES_RANGE: (u64, u64) = (0, 100_000);
 /// See [`HASH_RANGE`].
 pub const TIME_OPTION_RANGE: (u64, u64) = (0, 600_000);
+/// See [`HASH_RANGE`]; a percentage.
+pub const SLOW_MOVER_RANGE: (u64, u64) = (10, 1000);
 
 /// The `option` lines of the `usi` answer, the game choice first.
 pub fn declarations(current_game: &str) -> Vec<String> {
@@ -100,6 +102,7 @@ pub fn declarations(current_game: &str) -> Vec<String> {
             o.time.minimum_thinking_time,
             TIME_OPTION_RANGE,
         ),
+        spin("SlowMover", o.time.slow_mover, SLOW_MOVER_RANGE),
         "option name NanaTablebase type string default <empty>".into(),
         "option name SearchPruning type check default true".into(),
     ]
@@ -171,6 +174,7 @@ impl Options {
             "minimumthinkingtime" => {
                 self.time.minimum_thinking_time = number(name, value, TIME_OPTION_RANGE)?
             }
+            "slowmover" => self.time.slow_mover = number(name, value, SLOW_MOVER_RANGE)?,
             "nanatablebase" => {
                 let v = value.trim();
                 self.nana_tablebase = if v == "<empty>" { "" } else { v }.to_string();

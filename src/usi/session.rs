@@ -40,6 +40,14 @@ impl<P: Position> Session<P> {
         &self.pos
     }
 
+    /// Plies played in the game before the current position: the SFEN move number less one, or
+    /// the moves given after the setup if more.
+    pub fn game_ply(&self) -> u32 {
+        let moves = (self.history.len() - 1) as u32;
+        crate::core::sfen::split(&self.pos.to_sfen())
+            .map_or(moves, |f| moves.max(f.move_number - 1))
+    }
+
     /// The positions of the game so far, the current one last.
     pub fn history(&self) -> &[HistoryEntry] {
         &self.history
