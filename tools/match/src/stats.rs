@@ -441,10 +441,7 @@ mod tests {
         let wins = Pentanomial([0, 0, 10, 40, 50]);
         assert_eq!(sprt.state(sprt.llr(&wins), 100), SprtState::AcceptH1);
         // One lost pair has an LLR past the lower bound with elo1 = 10, but decides nothing yet.
-        let wide = Sprt {
-            elo1: 10.0,
-            ..sprt
-        };
+        let wide = Sprt { elo1: 10.0, ..sprt };
         let one_loss = Pentanomial([1, 0, 0, 0, 0]);
         assert!(wide.llr(&one_loss) < wide.bounds().0);
         assert_eq!(
