@@ -654,8 +654,8 @@ fn ctrl_c_records_unfinished_games_and_prints_the_results() {
 
 #[test]
 fn sprt_stops_the_match() {
-    // The repeater wins every game: two pairs of wins put the LLR above the upper bound
-    // (1.92 after one pair, 7.64 after two).
+    // The repeater wins every game: the LLR is above the upper bound from the second pair on,
+    // but no verdict comes before MIN_SPRT_PAIRS (20) pairs.
     let (rows, output) = play(
         "sprt",
         &[
@@ -672,10 +672,10 @@ fn sprt_stops_the_match() {
             "2000",
         ],
     );
-    // The test decides after two pairs; the worker may already have begun the next pair,
+    // The test decides after 20 pairs; the worker may already have begun the next pair,
     // which is then finished too (a pair is never left half played).
     let pairs = rows.len() / 2;
-    assert!(rows.len() % 2 == 0 && (2..=3).contains(&pairs), "{rows:?}");
+    assert!(rows.len() % 2 == 0 && (20..=21).contains(&pairs), "{rows:?}");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         stdout.contains(&format!("[0, 0, 0, 0, {pairs}], {pairs} pairs")),
