@@ -675,7 +675,10 @@ fn sprt_stops_the_match() {
     // The test decides after 20 pairs; the worker may already have begun the next pair,
     // which is then finished too (a pair is never left half played).
     let pairs = rows.len() / 2;
-    assert!(rows.len() % 2 == 0 && (20..=21).contains(&pairs), "{rows:?}");
+    assert!(
+        rows.len() % 2 == 0 && (20..=21).contains(&pairs),
+        "{rows:?}"
+    );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         stdout.contains(&format!("[0, 0, 0, 0, {pairs}], {pairs} pairs")),
