@@ -9,7 +9,7 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+
 use std::sync::Mutex;
 
 use common::Lcg;
@@ -228,12 +228,7 @@ fn usi_lines_are_legal<G: SearchGame>(
     seed: u64,
     random: usize,
 ) -> usize {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tsubame"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the engine starts");
+    let mut child = common::start_engine();
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut send = |text: &str| {
@@ -304,13 +299,7 @@ fn usi_lines_are_legal<G: SearchGame>(
     }
     send("quit");
     assert!(child.wait().unwrap().success());
-    assert!(lines > 0, "no info line in {variant}");
-    assert!(
-        failures.is_empty(),
-        "{} illegal lines of {lines}:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_no_failure(&failures, lines);
     refined
 }
 

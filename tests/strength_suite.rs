@@ -13,8 +13,8 @@ mod common;
 
 use tsubame::core::game::Position;
 use tsubame::games::shogi::Shogi;
+use tsubame::search::Limits;
 use tsubame::search::tt::TranspositionTable;
-use tsubame::search::{Limits, Shared, search_position};
 
 /// Nodes per position: what the lost games gave each move.
 const NODES: u64 = 100_000;
@@ -31,15 +31,12 @@ fn losing_moves_of_lost_games_are_avoided() {
     for row in &rows {
         let (sfen, good, bad) = (&row[0], &row[1], &row[2]);
         let pos = Shogi::from_sfen(sfen).unwrap();
-        tt.clear();
-        let shared = Shared::default();
         let limits = Limits {
             nodes: Some(NODES),
             multipv: 1,
             ..Limits::default()
         };
-        let result = search_position(&pos, limits, 1, &tt, &shared);
-        let played = result.best.map(|m| pos.move_to_usi(m)).unwrap_or_default();
+        let played = common::best_move(&pos, limits, &tt);
         assert!(
             pos.parse_move(bad).is_ok(),
             "{sfen}: the listed bad move {bad} is not legal"

@@ -5,8 +5,8 @@ mod common;
 
 use tsubame::core::game::Position;
 use tsubame::games::shogi::Shogi;
+use tsubame::search::Limits;
 use tsubame::search::tt::TranspositionTable;
-use tsubame::search::{Limits, Shared, search_position};
 
 #[test]
 fn every_tactic_is_found_within_its_depth() {
@@ -17,15 +17,12 @@ fn every_tactic_is_found_within_its_depth() {
     for row in &rows {
         let (sfen, best, depth) = (&row[0], &row[1], row[2].parse::<i32>().unwrap());
         let pos = Shogi::from_sfen(sfen).unwrap();
-        tt.clear();
-        let shared = Shared::default();
         let limits = Limits {
             depth: Some(depth),
             multipv: 1,
             ..Limits::default()
         };
-        let result = search_position(&pos, limits, 1, &tt, &shared);
-        let got = result.best.map(|m| pos.move_to_usi(m)).unwrap_or_default();
+        let got = common::best_move(&pos, limits, &tt);
         if &got != best {
             misses.push(format!(
                 "{sfen}: expected {best}, played {got} ({})",

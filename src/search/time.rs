@@ -9,6 +9,8 @@
 //! maximum (pure byoyomi, `movetime`), the time is lost if unused, so the search runs to the hard
 //! limit: a partial iteration still improves the choice.
 
+use arrayvec::ArrayVec;
+
 use super::value::is_mate_score;
 use crate::core::moves::Move;
 
@@ -181,7 +183,8 @@ pub struct Trend {
     settled: u32,
     /// Centipawns the last score lies below the mean of the previous few (negative: above).
     fall: i32,
-    scores: Vec<i32>,
+    /// The scores of the last [`SCORE_WINDOW`] iterations, oldest first.
+    scores: ArrayVec<i32, SCORE_WINDOW>,
 }
 
 impl Trend {
@@ -197,7 +200,7 @@ impl Trend {
         }
         self.best = Some(best);
         self.changes *= 0.5;
-        let recent = &self.scores[self.scores.len().saturating_sub(SCORE_WINDOW)..];
+        let recent = &self.scores;
         self.fall = if recent.is_empty()
             || is_mate_score(score)
             || recent.iter().any(|&s| is_mate_score(s))
@@ -206,6 +209,9 @@ impl Trend {
         } else {
             (recent.iter().sum::<i32>() / recent.len() as i32) - score
         };
+        if self.scores.is_full() {
+            self.scores.remove(0);
+        }
         self.scores.push(score);
     }
 

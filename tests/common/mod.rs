@@ -1,8 +1,13 @@
-//! Helpers shared by the integration tests: reading the reference tables in `engine-tests/data/`.
+//! Helpers shared by the integration tests: reading the reference tables in `engine-tests/data/`,
+//! random play, one-thread searches and starting the engine binary.
 
 #![allow(dead_code)] // each test binary uses a different subset of these helpers
 
 use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+
+use tsubame::search::tt::TranspositionTable;
+use tsubame::search::{Limits, SearchGame, Shared, search_position};
 
 /// The rows of a tab-separated reference file in `engine-tests/data/`, header skipped.
 pub fn tsv(name: &str) -> Vec<Vec<String>> {
@@ -30,4 +35,24 @@ impl Lcg {
             .wrapping_add(1442695040888963407);
         ((self.0 >> 33) % n as u64) as usize
     }
+}
+
+/// The move (USI text, empty for none) that one thread chooses in `pos` within `limits`, searched
+/// from an empty `tt` under the default rules: deterministic for a given build.
+pub fn best_move<G: SearchGame>(pos: &G, limits: Limits, tt: &TranspositionTable) -> String {
+    tt.clear();
+    let shared = Shared::default();
+    let result = search_position(pos, limits, 1, tt, &shared);
+    result.best.map(|m| pos.move_to_usi(m)).unwrap_or_default()
+}
+
+/// Starts the engine binary under test with piped standard input and output (standard error
+/// discarded).
+pub fn start_engine() -> Child {
+    Command::new(env!("CARGO_BIN_EXE_tsubame"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine starts")
 }
