@@ -308,3 +308,18 @@ fn extra_moves_refuse_captures_and_start_only_at_move_one() {
     shogi.begin_extra_moves(2);
     assert!(shogi.parse_move("pass").is_err());
 }
+
+/// The search takes moves in stages; the captures-and-promotions and the quiet moves it generates
+/// separately must be exactly the legal moves, during an extra-moves handicap too.
+#[test]
+fn tactical_and_quiet_moves_partition_the_legal_moves() {
+    common::random_walk(
+        &Minishogi::startpos(),
+        5_000,
+        17,
+        common::assert_moves_partition,
+    );
+    let mut handicap = Minishogi::startpos();
+    handicap.begin_extra_moves(2);
+    common::random_walk(&handicap, 6, 3, common::assert_moves_partition);
+}

@@ -418,3 +418,12 @@ fn gives_check_agrees_with_playing_the_move() {
         }
     }
 }
+
+/// The search takes moves in stages; the captures-and-promotions and the quiet moves it generates
+/// separately must be exactly the legal moves.
+#[test]
+fn tactical_and_quiet_moves_partition_the_legal_moves() {
+    for pos in random_positions(3_000, 31) {
+        common::assert_moves_partition(&pos);
+    }
+}

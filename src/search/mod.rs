@@ -42,6 +42,20 @@ pub trait SearchGame: Position {
     /// Appends the legal captures, and the non-capturing promotions when `promotions`, to `list`
     /// (the moves of quiescence when not in check).
     fn tactical_moves(&self, list: &mut MoveList, promotions: bool);
+    /// Appends the legal moves that neither capture nor promote (drops and passes included) to
+    /// `list`: with `tactical_moves(list, true)`, every legal move once.
+    fn quiet_moves(&self, list: &mut MoveList) {
+        let mut all = MoveList::new();
+        self.legal_moves(&mut all);
+        list.extend(
+            all.into_iter()
+                .filter(|&mv| !self.is_capture(mv) && !mv.is_promotion()),
+        );
+    }
+    /// True when the main search should take this game's moves in stages (captures first,
+    /// quiet moves generated only when reached): worth it where [`SearchGame::is_legal`] and
+    /// [`SearchGame::quiet_moves`] are cheaper than generating every move.
+    const STAGED_MOVES: bool = false;
     /// The position with the turn passed, for null-move pruning; `None` where a pass is unsound
     /// (games full of zugzwang) or the side to move is in check.
     fn null_move(&self) -> Option<Self>;

@@ -1,5 +1,11 @@
-//! Move ordering: every legal move gets a score once, then moves are taken best first — by
-//! selection for the first few (most nodes cut off early), then from one sort of the rest.
+//! Move ordering. Every move gets a score once, and moves are taken best first — by selection
+//! for the first few (most nodes cut off early), then from one sort of the rest.
+//!
+//! Outside check, in the main search, the moves come in stages, so that a node cut off early
+//! pays neither for generating nor for scoring its quiet moves: the table move; the captures and
+//! promotions, while they score as good; the killers and the counter-move, when legal and quiet;
+//! then the quiet moves, scored by history only now, with the losing captures last. In check and
+//! in quiescence every move is generated and scored at once.
 //!
 //! Captures are first scored as if they won their exchange; the static exchange evaluation runs
 //! only when such a capture is about to be taken (or before the sort), and demotes it to the bad
@@ -25,6 +31,21 @@ const SELECTION_PICKS: usize = 3;
 /// Ordering scores at or above this mark captures that do not lose material by static exchange.
 pub const GOOD_CAPTURE_MARK: i32 = GOOD_CAPTURE;
 
+/// The ordering scores of the killers and the counter-move, in the order they are tried.
+const REFUTATION_SCORES: [i32; 3] = [KILLER + 1, KILLER, COUNTER];
+
+/// Where a picker stands in its node's moves.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// Staged: captures and promotions, best first, while they score as good.
+    Tactical,
+    /// Staged: the killers and the counter-move, when legal and quiet.
+    Refutations,
+    /// Every move not yet taken, best first (in staged nodes: the quiet moves, then the losing
+    /// captures).
+    Rest,
+}
+
 /// The moves of one node, each packed with its score as `score << 16 | move` so that comparing
 /// the packed values orders by score. Each search thread keeps one picker per ply and refills it
 /// at every node, so that no move list is copied around.
@@ -45,6 +66,18 @@ pub struct MovePicker {
     context: [u16; 2],
     tactical_only: bool,
     promotions: bool,
+    /// True when the moves come in stages (main search, not in check, a game that opts in).
+    staged: bool,
+    stage: Stage,
+    /// The killers and the counter-move of a staged node, and how many have been looked at.
+    refutations: [Move; 3],
+    refutation_index: usize,
+    /// Quiet moves generated before their stage (to tell whether the node has any move), scored
+    /// when the stage comes.
+    quiets: MoveList,
+    quiets_generated: bool,
+    /// Where the moves of the last stage begin (the first few of them are taken by selection).
+    rest_start: usize,
 }
 
 impl Default for MovePicker {
@@ -61,6 +94,13 @@ impl Default for MovePicker {
             context: [0; 2],
             tactical_only: false,
             promotions: false,
+            staged: false,
+            stage: Stage::Rest,
+            refutations: [Move::NONE; 3],
+            refutation_index: 0,
+            quiets: MoveList::new(),
+            quiets_generated: false,
+            rest_start: 0,
         }
     }
 }
@@ -97,12 +137,28 @@ impl MovePicker {
         self.context = context;
         self.tactical_only = tactical_only;
         self.promotions = promotions;
+        self.staged = G::STAGED_MOVES && !tactical_only && !pos.in_check();
+        self.quiets.clear();
+        self.quiets_generated = false;
     }
 
-    /// Generates and scores the moves of `pos` other than the table move already handed out.
+    /// The ordering score of a capture, optimistic until verified (see `verify`).
+    #[inline(always)]
+    fn capture_score<G: SearchGame>(pos: &G, history: &History, mv: Move) -> i32 {
+        let pt = piece_to(pos.moved_piece(mv), mv);
+        GOOD_CAPTURE
+            + pos.captured_value(mv) * 16
+            + history.capture_score(pt, pos.captured_piece(mv)) / 64
+            + mv.is_promotion() as i32 * 64
+    }
+
+    /// Generates and scores the moves of `pos` other than the table move already handed out:
+    /// all of them, or only the captures and promotions of a staged node.
     fn fill<G: SearchGame>(&mut self, pos: &G, history: &History) {
         let mut moves = MoveList::new();
-        if self.tactical_only {
+        if self.staged {
+            pos.tactical_moves(&mut moves, true);
+        } else if self.tactical_only {
             pos.tactical_moves(&mut moves, self.promotions);
         } else {
             pos.legal_moves(&mut moves);
@@ -113,18 +169,30 @@ impl MovePicker {
         } else {
             history.counter(self.previous)
         };
+        self.generated = true;
+        if self.staged {
+            for &mv in &moves {
+                if mv == self.tt_move {
+                    continue;
+                }
+                let score = if pos.is_capture(mv) {
+                    Self::capture_score(pos, history, mv)
+                } else {
+                    PROMOTION
+                };
+                self.entries.push((score as i64) << 16 | mv.0 as i64);
+            }
+            self.refutations = [killers[0], killers[1], counter];
+            self.refutation_index = 0;
+            self.stage = Stage::Tactical;
+            return;
+        }
         let us = pos.side_to_move();
-        let entries = &mut self.entries;
         for &mv in &moves {
             let score = if mv == self.tt_move {
                 continue;
             } else if pos.is_capture(mv) {
-                // Optimistic until verified: see `verify`.
-                let pt = piece_to(pos.moved_piece(mv), mv);
-                GOOD_CAPTURE
-                    + pos.captured_value(mv) * 16
-                    + history.capture_score(pt, pos.captured_piece(mv)) / 64
-                    + mv.is_promotion() as i32 * 64
+                Self::capture_score(pos, history, mv)
             } else if mv.is_promotion() {
                 PROMOTION
             } else if mv == killers[0] {
@@ -136,9 +204,30 @@ impl MovePicker {
             } else {
                 history.quiet_score(us, mv, piece_to(pos.moved_piece(mv), mv), self.context)
             };
-            entries.push((score as i64) << 16 | mv.0 as i64);
+            self.entries.push((score as i64) << 16 | mv.0 as i64);
         }
-        self.generated = true;
+        self.stage = Stage::Rest;
+        self.rest_start = 0;
+    }
+
+    /// Scores the quiet moves of a staged node (other than the table move and the refutations
+    /// already handed out) and adds them to the moves left.
+    fn fill_quiets<G: SearchGame>(&mut self, pos: &G, history: &History) {
+        if !self.quiets_generated {
+            pos.quiet_moves(&mut self.quiets);
+            self.quiets_generated = true;
+        }
+        let us = pos.side_to_move();
+        for &mv in &self.quiets {
+            if mv == self.tt_move || self.refutations.contains(&mv) {
+                continue;
+            }
+            let score =
+                history.quiet_score(us, mv, piece_to(pos.moved_piece(mv), mv), self.context);
+            self.entries.push((score as i64) << 16 | mv.0 as i64);
+        }
+        self.sorted = false;
+        self.rest_start = self.next;
     }
 
     /// True when the node has no move at all (generating the moves if need be).
@@ -149,7 +238,14 @@ impl MovePicker {
         if !self.generated {
             self.fill(pos, history);
         }
-        self.entries.is_empty()
+        if !self.entries.is_empty() {
+            return false;
+        }
+        if self.staged && !self.quiets_generated {
+            pos.quiet_moves(&mut self.quiets);
+            self.quiets_generated = true;
+        }
+        self.quiets.is_empty()
     }
 }
 
@@ -186,12 +282,71 @@ impl MovePicker {
         if !self.generated {
             self.fill(pos, history);
         }
+        if self.stage == Stage::Tactical {
+            if let Some(found) = self.next_good_tactical(pos) {
+                return Some(found);
+            }
+            self.stage = Stage::Refutations;
+        }
+        if self.stage == Stage::Refutations {
+            while self.refutation_index < self.refutations.len() {
+                let i = self.refutation_index;
+                self.refutation_index += 1;
+                let mv = self.refutations[i];
+                if mv != Move::NONE
+                    && mv != self.tt_move
+                    && !self.refutations[..i].contains(&mv)
+                    && pos.is_legal(mv)
+                    && !pos.is_capture(mv)
+                    && !mv.is_promotion()
+                {
+                    return Some((mv, REFUTATION_SCORES[i]));
+                }
+            }
+            self.fill_quiets(pos, history);
+            self.stage = Stage::Rest;
+        }
+        self.next_rest(pos)
+    }
+
+    /// The best capture or promotion left in a staged node while it scores as good (captures
+    /// verified by static exchange on the way).
+    fn next_good_tactical<G: SearchGame>(&mut self, pos: &G) -> Option<(Move, i32)> {
+        let n = self.entries.len();
+        loop {
+            if self.next >= n {
+                return None;
+            }
+            let mut best = self.next;
+            for i in self.next + 1..n {
+                if self.entries[i] > self.entries[best] {
+                    best = i;
+                }
+            }
+            let e = self.entries[best];
+            if ((e >> 16) as i32) < PROMOTION {
+                return None;
+            }
+            if unverified(e)
+                && let Some(demoted) = verify(pos, e)
+            {
+                self.entries[best] = demoted;
+                continue;
+            }
+            self.entries.swap(self.next, best);
+            self.next += 1;
+            return Some((Move(e as u16), (e >> 16) as i32));
+        }
+    }
+
+    /// The best move left, by selection for the first few, then from one sort.
+    fn next_rest<G: SearchGame>(&mut self, pos: &G) -> Option<(Move, i32)> {
         let n = self.entries.len();
         if self.next >= n {
             return None;
         }
         if !self.sorted {
-            if self.next < SELECTION_PICKS {
+            if self.next - self.rest_start < SELECTION_PICKS {
                 loop {
                     let mut best = self.next;
                     for i in self.next + 1..n {

@@ -56,3 +56,70 @@ pub fn start_engine() -> Child {
         .spawn()
         .expect("the engine starts")
 }
+
+/// Checks that the staged move generation of the search splits the legal moves of `pos` exactly:
+/// `tactical_moves(_, true)` gives the captures and promotions, `quiet_moves` the rest, and
+/// together they are every legal move once.
+pub fn assert_moves_partition<G: SearchGame>(pos: &G) {
+    use std::collections::HashSet;
+    use tsubame::core::moves::MoveList;
+
+    let mut all = MoveList::new();
+    pos.legal_moves(&mut all);
+    let mut tactical = MoveList::new();
+    pos.tactical_moves(&mut tactical, true);
+    let mut quiet = MoveList::new();
+    pos.quiet_moves(&mut quiet);
+    let sfen = pos.to_sfen();
+    for &mv in &tactical {
+        assert!(
+            pos.is_capture(mv) || mv.is_promotion(),
+            "tactical move {} neither captures nor promotes in {sfen}",
+            pos.move_to_usi(mv)
+        );
+    }
+    for &mv in &quiet {
+        assert!(
+            !pos.is_capture(mv) && !mv.is_promotion(),
+            "quiet move {} captures or promotes in {sfen}",
+            pos.move_to_usi(mv)
+        );
+    }
+    let both: Vec<u16> = tactical.iter().chain(&quiet).map(|m| m.0).collect();
+    let distinct: HashSet<u16> = both.iter().copied().collect();
+    assert_eq!(
+        distinct.len(),
+        both.len(),
+        "a move generated twice in {sfen}"
+    );
+    let legal: HashSet<u16> = all.iter().map(|m| m.0).collect();
+    assert_eq!(
+        distinct, legal,
+        "tactical + quiet moves differ from the legal moves in {sfen}"
+    );
+}
+
+/// Plays `plies` random legal moves from `start` (restarting from it when a game ends), calling
+/// `visit` on every position reached, the start included.
+pub fn random_walk<G: SearchGame + Clone>(
+    start: &G,
+    plies: usize,
+    seed: u64,
+    mut visit: impl FnMut(&G),
+) {
+    use tsubame::core::moves::MoveList;
+
+    let mut rng = Lcg(seed);
+    let mut pos = start.clone();
+    visit(&pos);
+    for _ in 0..plies {
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        if list.is_empty() {
+            pos = start.clone();
+        } else {
+            pos.play(list[rng.below(list.len())]);
+        }
+        visit(&pos);
+    }
+}

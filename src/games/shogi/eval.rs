@@ -208,6 +208,12 @@ impl<V: Variant> crate::search::SearchGame for Board<V> {
         Board::tactical_moves(self, list, promotions)
     }
 
+    fn quiet_moves(&self, list: &mut crate::core::moves::MoveList) {
+        Board::quiet_moves(self, list)
+    }
+
+    const STAGED_MOVES: bool = true;
+
     #[inline]
     fn is_legal(&self, mv: crate::core::moves::Move) -> bool {
         Board::is_legal(self, mv)

@@ -83,6 +83,30 @@ impl Sink for TacticalSink<'_> {
     fn drops(&mut self, _kind: Kind, _to: Bitboard) {}
 }
 
+/// Passes on the moves that do not promote (the generator is given only empty destinations):
+/// the quiet moves of a staged search node.
+struct QuietSink<'a> {
+    list: &'a mut MoveList,
+}
+
+impl Sink for QuietSink<'_> {
+    #[inline(always)]
+    fn moves(&mut self, from: Square, to: Bitboard, promote: bool) {
+        if !promote {
+            self.list.moves(from, to, false);
+        }
+    }
+
+    #[inline(always)]
+    fn drops(&mut self, kind: Kind, to: Bitboard) {
+        self.list.drops(kind, to);
+    }
+
+    fn pass(&mut self) {
+        self.list.pass();
+    }
+}
+
 /// Counts board moves one by one and drops once per destination square.
 struct MergedDropCount {
     moves: usize,
@@ -268,6 +292,12 @@ impl<V: Variant> Board<V> {
             promotions,
         };
         self.generate_onto(&mut sink, filter, false);
+    }
+
+    /// Appends the legal moves that neither capture nor promote, drops included, to `list`.
+    pub fn quiet_moves(&self, list: &mut MoveList) {
+        let empty = V::tables().board & !self.occupied();
+        self.generate_onto(&mut QuietSink { list }, empty, true);
     }
 
     /// True when `mv` (any 16-bit value) is legal: the legal moves onto its destination are
