@@ -17,8 +17,8 @@ pub enum SfenError {
     /// The hand field is malformed.
     #[error("hand: {0}")]
     Hand(String),
-    /// The move number is not a number.
-    #[error("move number must be a positive integer, found '{0}'")]
+    /// The move number is not a number from 1 to [`crate::core::sfen::MAX_MOVE_NUMBER`].
+    #[error("move number must be a whole number from 1 to 1000000000, found '{0}'")]
     MoveNumber(String),
     /// Text follows the last field.
     #[error("unexpected text after the move number: '{0}'")]

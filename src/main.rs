@@ -38,7 +38,7 @@ enum Command {
         /// The position (default: the game's start).
         #[arg(long)]
         sfen: Option<String>,
-        /// Depth in plies.
+        /// Depth in plies (0 counts the position itself; at most 64).
         depth: u32,
     },
     /// Solves a tsume problem (the side to move mates) or a whole TSV suite.
@@ -142,10 +142,10 @@ fn perft_command<P: Position>(sfen: Option<&str>, depth: u32) -> Result<(), Stri
         Some(s) => P::from_sfen(s).map_err(|e| format!("bad SFEN: {e}"))?,
         None => P::startpos(),
     };
+    usi::check_perft_depth(depth)?;
     let start = Instant::now();
-    for line in usi::perft_lines(&pos, depth) {
-        println!("{line}");
-    }
+    let never = std::sync::atomic::AtomicBool::new(false);
+    usi::perft_report(&pos, depth, &never, &mut |line| println!("{line}"));
     eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
     Ok(())
 }

@@ -4,7 +4,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use tsubame::core::game::Position;
-use tsubame::mate::{MateLimits, MateReport, MateResult, solve_report};
+use tsubame::mate::table::Table;
+use tsubame::mate::{Fallback, MateLimits, MateReport, MateResult, solve_in};
 
 /// The command-line arguments of `tsubame mate`.
 pub struct Args {
@@ -28,7 +29,12 @@ fn line_text<P: Position>(pos: &P, line: &[tsubame::core::moves::Move]) -> Strin
     words.join(" ")
 }
 
-fn run_one<P: Position>(pos: &P, limits: &MateLimits, verbose: bool) -> MateReport {
+fn run_one<P: Position>(
+    pos: &P,
+    table: &mut Table,
+    limits: &MateLimits,
+    verbose: bool,
+) -> MateReport {
     let stop = AtomicBool::new(false);
     let mut info = |i: &tsubame::mate::MateInfo| {
         if verbose {
@@ -38,13 +44,15 @@ fn run_one<P: Position>(pos: &P, limits: &MateLimits, verbose: bool) -> MateRepo
             );
         }
     };
-    solve_report(pos, limits, &stop, &mut info)
+    solve_in(pos, table, limits, &stop, &mut info, Fallback::FastLine)
 }
 
-/// Runs the command for game `P`.
+/// Runs the command for game `P`. The table is allocated once, before any problem is read; a size
+/// that cannot be had is an error (the process then exits with a failure status).
 pub fn run<P: Position>(args: &Args) -> Result<(), String> {
+    let mut table = Table::try_new(args.hash).map_err(|e| format!("--hash {}: {e}", args.hash))?;
     match &args.file {
-        Some(file) => suite::<P>(file, args),
+        Some(file) => suite::<P>(file, args, &mut table),
         None => {
             if args.sfen.trim().is_empty() {
                 return Err("give an SFEN or --file".into());
@@ -55,7 +63,7 @@ pub fn run<P: Position>(args: &Args) -> Result<(), String> {
                 hash_mib: args.hash,
                 nodes: None,
             };
-            let r = run_one(&pos, &limits, true);
+            let r = run_one(&pos, &mut table, &limits, true);
             match &r.result {
                 MateResult::Mate(line) => {
                     println!("checkmate {}", line_text(&pos, line));
@@ -87,7 +95,7 @@ pub fn run<P: Position>(args: &Args) -> Result<(), String> {
     }
 }
 
-fn suite<P: Position>(file: &str, args: &Args) -> Result<(), String> {
+fn suite<P: Position>(file: &str, args: &Args, table: &mut Table) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
     let limits = MateLimits {
         time: Some(Duration::from_millis(args.time.unwrap_or(10_000))),
@@ -118,7 +126,7 @@ fn suite<P: Position>(file: &str, args: &Args) -> Result<(), String> {
                 continue;
             }
         };
-        let r = run_one(&pos, &limits, false);
+        let r = run_one(&pos, table, &limits, false);
         total_nodes += r.nodes;
         total_time += r.time.as_secs_f64();
         let expected: Option<usize> = plies.parse().ok();

@@ -17,6 +17,10 @@ pub struct SfenFields<'a> {
     pub move_number: u32,
 }
 
+/// The largest move number an SFEN may give. Playing on adds one per move, so a bound far below
+/// `u32::MAX` keeps the count from wrapping around in any real game.
+pub const MAX_MOVE_NUMBER: u32 = 1_000_000_000;
+
 /// Splits `sfen` into its fields: board, side, hand are required, the move number is optional,
 /// nothing may follow it.
 pub fn split(sfen: &str) -> Result<SfenFields<'_>, SfenError> {
@@ -35,7 +39,7 @@ pub fn split(sfen: &str) -> Result<SfenFields<'_>, SfenError> {
         Some(n) => n
             .parse::<u32>()
             .ok()
-            .filter(|&n| n > 0)
+            .filter(|&n| (1..=MAX_MOVE_NUMBER).contains(&n))
             .ok_or_else(|| SfenError::MoveNumber(n.to_string()))?,
         None => 1,
     };
@@ -49,4 +53,24 @@ pub fn split(sfen: &str) -> Result<SfenFields<'_>, SfenError> {
         hand,
         move_number,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_numbers_out_of_range_are_refused() {
+        let sfen = |n: &str| format!("4k4/9/9/9/9/9/9/9/4K4 b - {n}");
+        assert_eq!(
+            split(&sfen("1000000000")).unwrap().move_number,
+            MAX_MOVE_NUMBER
+        );
+        for bad in ["0", "1000000001", "4294967295", "4294967296", "-1"] {
+            assert!(
+                matches!(split(&sfen(bad)), Err(SfenError::MoveNumber(_))),
+                "{bad}"
+            );
+        }
+    }
 }

@@ -90,8 +90,8 @@ pub struct Control<'a> {
 
 /// The df-pn searcher: table, arena of children, current path and node count.
 pub struct Search<'a, P: Position> {
-    /// The transposition table.
-    pub tt: Table,
+    /// The transposition table (borrowed: the engine keeps one table for all its solves).
+    pub tt: &'a mut Table,
     attacker: Color,
     arena: Vec<Child>,
     path: Vec<u64>,
@@ -109,7 +109,7 @@ pub struct Search<'a, P: Position> {
 
 impl<'a, P: Position> Search<'a, P> {
     /// A searcher for the attacker `attacker` using table `tt`.
-    pub fn new(tt: Table, attacker: Color, ctl: Control<'a>) -> Self {
+    pub fn new(tt: &'a mut Table, attacker: Color, ctl: Control<'a>) -> Self {
         Search {
             tt,
             attacker,

@@ -17,7 +17,11 @@
 //!    a budget); among lines of equal length the one leaving the attacker the fewest pieces in hand is
 //!    chosen.
 //!
-//! If a limit interrupts phase 2 or 3 after a mate was proven, the best mate known is returned.
+//! If a limit interrupts phase 2 or 3 after a mate was proven, the best mate known is returned
+//! (unless the caller asked for the exact line only, see [`Fallback`]).
+//!
+//! The table is the caller's ([`solve_in`]), so that the engine keeps one table within its memory
+//! budget for all its solves; [`solve`] and [`solve_report`] allocate one per call.
 
 pub mod dfpn;
 pub mod table;
@@ -36,8 +40,9 @@ use table::{NO_LEN, Table, hand_total};
 pub struct MateLimits {
     /// Wall-clock limit (`None`: until solved or stopped).
     pub time: Option<Duration>,
-    /// Size of the solver's transposition table in MiB (`USI_Hash`); the table never grows. Besides
-    /// it the solver uses about 1 MiB of working space (more only for lines thousands of plies deep).
+    /// Size of the solver's transposition table in MiB, for [`solve`] and [`solve_report`] (which
+    /// allocate it; [`solve_in`] uses the caller's table); the table never grows. Besides it the
+    /// solver uses about 1 MiB of working space (more only for lines thousands of plies deep).
     pub hash_mib: usize,
     /// Node limit (`None`: no limit).
     pub nodes: Option<u64>,
@@ -118,12 +123,47 @@ pub fn solve<P: Position>(
     solve_report(pos, limits, stop, info).result
 }
 
-/// [`solve`] with node count, time and exactness.
+/// [`solve`] with node count, time and exactness. The table of `limits.hash_mib` MiB is allocated
+/// for this solve; a size that cannot be had is answered with [`MateResult::Error`].
 pub fn solve_report<P: Position>(
     pos: &P,
     limits: &MateLimits,
     stop: &AtomicBool,
     info: &mut (dyn FnMut(&MateInfo) + Send),
+) -> MateReport {
+    match Table::try_new(limits.hash_mib) {
+        Ok(mut table) => solve_in(pos, &mut table, limits, stop, info, Fallback::FastLine),
+        Err(e) => MateReport {
+            result: MateResult::Error(e),
+            nodes: 0,
+            time: Duration::ZERO,
+            exact: false,
+        },
+    }
+}
+
+/// What a solve answers when a limit ends it after a mate was proven but before the shortest line
+/// was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fallback {
+    /// Reads a (possibly longer) line from the table, ignoring stop and time but within half a
+    /// million nodes: what `go mate` needs, since the mate is proven.
+    FastLine,
+    /// Answers [`MateResult::Timeout`] at once: for callers that only want the exact line and
+    /// must honour `stop` promptly (the refinement of a search's mate).
+    None,
+}
+
+/// [`solve_report`] in the caller's `table` (cleared first; `limits.hash_mib` is not used), so
+/// that one table can serve every solve within a memory budget. A `stop` already set answers
+/// [`MateResult::Timeout`] at once.
+pub fn solve_in<P: Position>(
+    pos: &P,
+    table: &mut Table,
+    limits: &MateLimits,
+    stop: &AtomicBool,
+    info: &mut (dyn FnMut(&MateInfo) + Send),
+    fallback: Fallback,
 ) -> MateReport {
     let start = Instant::now();
     if let Err(e) = validate(pos) {
@@ -134,8 +174,17 @@ pub fn solve_report<P: Position>(
             exact: false,
         };
     }
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return MateReport {
+            result: MateResult::Timeout,
+            nodes: 0,
+            time: start.elapsed(),
+            exact: false,
+        };
+    }
+    table.clear();
     // Deep lines recurse deeply: run on a thread with a generous stack.
-    let run = || solve_inner(pos, limits, stop, info, start);
+    let run = || solve_inner(pos, table, limits, stop, info, start, fallback);
     let outcome = std::thread::scope(|s| {
         std::thread::Builder::new()
             .name("tsubame-mate".into())
@@ -162,10 +211,12 @@ pub fn solve_report<P: Position>(
 
 fn solve_inner<P: Position>(
     pos: &P,
+    tt: &mut Table,
     limits: &MateLimits,
     stop: &AtomicBool,
     info: &mut (dyn FnMut(&MateInfo) + Send),
     start: Instant,
+    fallback: Fallback,
 ) -> MateReport {
     let ctl = Control {
         stop,
@@ -175,7 +226,6 @@ fn solve_inner<P: Position>(
         info,
         last_info: Instant::now(),
     };
-    let tt = Table::new(limits.hash_mib);
     let mut s = Search::<P>::new(tt, pos.side_to_move(), ctl);
     let report = |s: &mut Search<P>, result, exact| {
         s.report();
@@ -245,6 +295,9 @@ fn solve_inner<P: Position>(
         {
             return report(&mut s, MateResult::Mate(line), true);
         }
+    }
+    if fallback == Fallback::None {
+        return report(&mut s, MateResult::Timeout, false);
     }
     s.aborted = false;
     match fast_line(&mut s, pos, best) {

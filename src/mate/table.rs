@@ -145,9 +145,17 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table using at most `mib` MiB (at least one bucket).
+    /// A table using at most `mib` MiB (at least one bucket). Panics when the memory cannot be had;
+    /// the engine and the command line use [`Table::try_new`].
     pub fn new(mib: usize) -> Table {
-        let bytes = mib.max(1).saturating_mul(1 << 20);
+        Self::try_new(mib).expect("memory for the mate table")
+    }
+
+    /// A table using at most `mib` MiB (at least one bucket, so 0 gives the smallest), or an error when the memory cannot
+    /// be had (the allocation is fallible: a size too large for the machine is refused, not
+    /// aborted).
+    pub fn try_new(mib: usize) -> Result<Table, String> {
+        let bytes = mib.saturating_mul(1 << 20);
         let bucket_bytes = std::mem::size_of::<Entry>() * BUCKET + std::mem::size_of::<Tags>();
         let buckets = (bytes / bucket_bytes).max(1);
         let buckets = if buckets.is_power_of_two() {
@@ -155,11 +163,26 @@ impl Table {
         } else {
             buckets.next_power_of_two() / 2
         };
-        Table {
-            tags: vec![Tags::default(); buckets],
-            entries: vec![Entry::default(); buckets * BUCKET],
+        let fail = |e| format!("cannot allocate a mate table of {mib} MiB: {e}");
+        // Both parts are reserved before either is filled: filling touches the memory.
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(buckets * BUCKET).map_err(fail)?;
+        let mut tags = Vec::new();
+        tags.try_reserve_exact(buckets).map_err(fail)?;
+        entries.resize(buckets * BUCKET, Entry::default());
+        tags.resize(buckets, Tags::default());
+        Ok(Table {
+            tags,
+            entries,
             mask: buckets - 1,
-        }
+        })
+    }
+
+    /// Empties the table (each solve starts from an empty table, so its answer does not depend on
+    /// earlier solves).
+    pub fn clear(&mut self) {
+        self.tags.fill(Tags::default());
+        self.entries.fill(Entry::default());
     }
 
     /// Bytes allocated.

@@ -202,11 +202,18 @@ pub fn run<G: SearchGame>(root: &G, setup: &SearchSetup<'_>) -> SearchResult {
     std::thread::scope(|scope| {
         let mut handles = Vec::new();
         for id in 1..=helpers {
+            // A stop during the start-up ends it: no more helpers to start and then wait for.
+            if setup.shared.stop.load(Ordering::Relaxed) {
+                break;
+            }
             let done = &done;
             let builder = std::thread::Builder::new()
                 .name(format!("search-{id}"))
                 .stack_size(64 << 20);
             let handle = builder.spawn_scoped(scope, move || {
+                if setup.shared.stop.load(Ordering::Relaxed) || done.load(Ordering::Relaxed) {
+                    return;
+                }
                 let mut worker = Worker::new(id, root, setup, done);
                 worker.iterate();
             });

@@ -86,9 +86,10 @@ impl TranspositionTable {
         Self::try_new(mib).expect("memory for the transposition table")
     }
 
-    /// A table of about `mib` mebibytes, or an error when the memory cannot be had.
+    /// A table of about `mib` mebibytes (one bucket for 0), or an error when the memory cannot be
+    /// had.
     pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
-        let count = (mib.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let count = (mib.saturating_mul(1024 * 1024) / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
         buckets
             .try_reserve_exact(count)

@@ -1,5 +1,6 @@
 //! Parsing the arguments of `go` and `ponderhit`.
 
+use super::output::excerpt;
 use crate::core::color::Color;
 use crate::search::time::Clock;
 
@@ -68,19 +69,31 @@ const KEYWORDS: [&str; 14] = [
     "movestogo",
 ];
 
-/// Parses `go` (or `ponderhit`) arguments. Problems that leave the command usable are returned as
-/// warnings; a missing or malformed number for a limit is an error.
+/// Parses `go` (or `ponderhit`) arguments, words separated by any ASCII whitespace. Problems that
+/// leave the command usable are returned as warnings; a missing or malformed number for a limit is
+/// an error. Clock values below zero (some GUIs send them when time has run out) count as 0; a
+/// negative `depth`, `nodes`, `perft` or `mate` is an error.
 pub fn parse(args: &str) -> Result<(GoParams, Vec<String>), String> {
     let mut p = GoParams::default();
     let mut warnings = Vec::new();
-    let words: Vec<&str> = args.split_whitespace().collect();
+    let words: Vec<&str> = args.split_ascii_whitespace().collect();
     let mut i = 0;
+    let word = |i: usize| words.get(i + 1).copied().unwrap_or("");
+    // A clock value: whole milliseconds, negative ones read as 0.
     let num = |i: usize, name: &str| -> Result<u64, String> {
-        words
-            .get(i + 1)
-            .and_then(|w| w.parse::<i64>().ok())
+        word(i)
+            .parse::<i64>()
             .map(|v| v.max(0) as u64)
-            .ok_or_else(|| format!("go {name} needs a number"))
+            .map_err(|_| format!("go {name} needs a number, got '{}'", excerpt(word(i), 40)))
+    };
+    // A limit: a whole number of 0 or more.
+    let count = |i: usize, name: &str| -> Result<u64, String> {
+        word(i).parse::<u64>().map_err(|_| {
+            format!(
+                "go {name} needs a number of 0 or more, got '{}'",
+                excerpt(word(i), 40)
+            )
+        })
     };
     while i < words.len() {
         let w = words[i];
@@ -92,13 +105,14 @@ pub fn parse(args: &str) -> Result<(GoParams, Vec<String>), String> {
             "winc" => p.inc[1] = num(i, w)?,
             "movetime" => p.movetime = Some(num(i, w)?),
             "movestogo" => p.movestogo = Some(num(i, w)?),
-            "depth" => p.depth = Some(num(i, w)?.min(1000) as i32),
-            "nodes" => p.nodes = Some(num(i, w)?),
-            "perft" => p.perft = Some(num(i, w)?.min(64) as u32),
+            "depth" => p.depth = Some(count(i, w)?.min(1000) as i32),
+            "nodes" => p.nodes = Some(count(i, w)?),
+            // Depths beyond `u32` are refused later with the others above the cap.
+            "perft" => p.perft = Some(count(i, w)?.min(u32::MAX as u64) as u32),
             "mate" => {
                 p.mate = Some(match words.get(i + 1) {
                     Some(&"infinite") => None,
-                    _ => Some(num(i, w)?),
+                    _ => Some(count(i, w)?),
                 });
             }
             "infinite" => {
@@ -120,7 +134,10 @@ pub fn parse(args: &str) -> Result<(GoParams, Vec<String>), String> {
                 continue;
             }
             other => {
-                warnings.push(format!("unknown go parameter '{other}' ignored"));
+                warnings.push(format!(
+                    "unknown go parameter '{}' ignored",
+                    excerpt(other, 40)
+                ));
                 i += 1;
                 continue;
             }
@@ -154,5 +171,25 @@ mod tests {
         assert_eq!(parse("mate 3000").unwrap().0.mate, Some(Some(3000)));
         assert!(parse("depth x").is_err());
         assert_eq!(parse("bogus 3 infinite").unwrap().1.len(), 2);
+    }
+
+    #[test]
+    fn negative_limits_are_errors_and_negative_clocks_zero() {
+        for args in [
+            "depth -1", "nodes -1", "perft -1", "mate -1", "depth", "mate",
+        ] {
+            let e = parse(args).unwrap_err();
+            assert!(e.contains("needs a number"), "{args}: {e}");
+        }
+        let (p, _) = parse("btime -5 wtime -1 byoyomi 100").unwrap();
+        assert_eq!(p.time, [Some(0), Some(0)]);
+        assert_eq!(parse("perft 99999999999").unwrap().0.perft, Some(u32::MAX));
+    }
+
+    #[test]
+    fn any_ascii_whitespace_separates_words() {
+        let (p, w) = parse("depth\t3 \x0c nodes\t\t100").unwrap();
+        assert!(w.is_empty());
+        assert_eq!((p.depth, p.nodes), (Some(3), Some(100)));
     }
 }

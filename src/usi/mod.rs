@@ -2,34 +2,39 @@
 //! current game chosen at run time.
 //!
 //! Every problem with input is answered with `info string error: …`; the last good state is kept.
-//! `stop`, `ponderhit`, `isready` and `quit` are served while a search runs.
+//! `stop`, `ponderhit`, `isready` and `quit` are served while a search, a mate search or a perft
+//! runs. Words are separated by any ASCII whitespace (spaces, tabs) in every command. A line that
+//! is not valid UTF-8 is answered with an error and ignored.
 
 mod go;
 mod nana_tb;
 pub mod options;
 pub mod output;
 mod session;
+pub mod tables;
 
 use std::io::BufRead;
-use std::sync::Arc;
-use std::sync::atomic::Ordering;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::core::game::Position;
-use crate::core::perft::divide;
+use crate::core::perft::{DivideEnd, MAX_PERFT_DEPTH, divide_report};
 use crate::core::rules::RuleOptions;
 use crate::games::minishogi::Minishogi;
 use crate::games::nana::Nana;
 use crate::games::shogi::Shogi;
 use crate::mate;
+use crate::mate::table::Table;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, Limits, SearchGame, SearchSetup, Shared};
 use go::GoParams;
 use options::{Options, SetResult};
 pub use output::Output;
+use output::excerpt;
 pub use session::Session;
+use tables::{Tables, Use};
 
 /// The game being played, chosen at run time by `USI_Variant`.
 pub enum AnyGame {
@@ -75,13 +80,20 @@ pub const ENGINE_NAME: &str = concat!("tsubame ", env!("CARGO_PKG_VERSION"));
 /// Seconds between the empty keep-alive lines printed while `isready` does heavy work.
 const KEEP_ALIVE: Duration = Duration::from_secs(4);
 
-/// The USI engine: options, the current game, the table and the running search.
+/// The USI engine: options, the current game, the tables and the running search.
 pub struct Engine {
     out: Output,
     options: Options,
     game: AnyGame,
-    tt: Arc<TranspositionTable>,
+    /// The hash tables, allocated when first needed (see [`tables`]).
+    tables: Tables,
+    /// The last `USI_Hash` the tables were made with (the size kept when a new one is refused).
+    good_mib: usize,
     shared: Arc<Shared>,
+    /// Set by `stop` and `quit` only (unlike `shared.stop`, which the search also sets when it
+    /// reaches its own limits): ends the refinement of a found mate at once.
+    stop_asked: Arc<AtomicBool>,
+    /// The running search, mate search or perft.
     search: Option<JoinHandle<()>>,
     /// The arguments of the last `go`, for a `ponderhit` that brings no times.
     last_go: GoParams,
@@ -90,15 +102,18 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// A new engine writing to `out`, playing standard shogi from the start.
+    /// A new engine writing to `out`, playing standard shogi from the start. No table is allocated
+    /// yet (so that `usi` is answered at once).
     pub fn new(out: Output) -> Engine {
         let options = Options::default();
         Engine {
             out,
-            tt: Arc::new(TranspositionTable::new(options.hash_mib)),
+            tables: Tables::default(),
+            good_mib: options.hash_mib,
             options,
             game: AnyGame::Shogi(Session::new()),
             shared: Arc::new(Shared::default()),
+            stop_asked: Arc::new(AtomicBool::new(false)),
             search: None,
             last_go: GoParams::default(),
             nana_table: nana_tb::NanaTable::default(),
@@ -109,8 +124,9 @@ impl Engine {
         self.out.line(line);
     }
 
+    /// Reports a problem; the text is cut short and escaped where it echoes input.
     fn error(&self, what: &str) {
-        self.say(&format!("info string error: {what}"));
+        self.say(&format!("info string error: {}", excerpt(what, 400)));
     }
 
     /// True while a search thread is running.
@@ -118,27 +134,41 @@ impl Engine {
         self.search.as_ref().is_some_and(|h| !h.is_finished())
     }
 
+    /// Asks the running search to stop, as `stop` does.
+    fn request_stop(&self) {
+        self.stop_asked.store(true, Ordering::SeqCst);
+        self.shared.stop.store(true, Ordering::SeqCst);
+    }
+
     /// Stops the running search, if any, and waits for it (its `bestmove` is printed).
     fn finish_search(&mut self) {
         if let Some(h) = self.search.take() {
-            self.shared.stop.store(true, Ordering::SeqCst);
+            self.request_stop();
             let _ = h.join();
         }
     }
 
+    /// Clears the stop flags for a new search.
+    fn clear_stop(&self) {
+        self.stop_asked.store(false, Ordering::SeqCst);
+        self.shared.stop.store(false, Ordering::SeqCst);
+    }
+
     /// Handles one command line; returns false when the engine should quit.
     pub fn handle(&mut self, line: &str) -> bool {
-        let line = line.trim();
+        let line = line.trim_ascii();
         let (cmd, rest) = line
-            .split_once(char::is_whitespace)
-            .map_or((line, ""), |(c, r)| (c, r.trim()));
+            .split_once(|c: char| c.is_ascii_whitespace())
+            .map_or((line, ""), |(c, r)| (c, r.trim_ascii()));
         match cmd {
             "" => {}
             "usi" => self.usi(),
             "isready" => self.isready(),
             "usinewgame" => {
                 self.finish_search();
-                self.tt.clear();
+                if self.tables.made().is_some() {
+                    self.tables.tt.clear();
+                }
             }
             "setoption" => self.setoption(rest),
             "position" => {
@@ -150,7 +180,7 @@ impl Engine {
                 }
             }
             "go" => self.go(rest),
-            "stop" => self.shared.stop.store(true, Ordering::SeqCst),
+            "stop" => self.request_stop(),
             "ponderhit" => self.ponderhit(rest),
             "gameover" => self.finish_search(),
             "d" => {
@@ -168,7 +198,10 @@ impl Engine {
                 self.finish_search();
                 return false;
             }
-            _ => self.error(&format!("unknown command '{cmd}'; the line was ignored")),
+            _ => self.error(&format!(
+                "unknown command '{}'; the line was ignored",
+                excerpt(cmd, 100)
+            )),
         }
         true
     }
@@ -183,42 +216,62 @@ impl Engine {
     }
 
     fn isready(&mut self) {
-        if !self.searching() && self.tt.size_mib() != self.options.hash_mib {
-            self.search = None;
-            let mib = self.options.hash_mib;
-            let (tx, rx) = mpsc::channel();
-            // Free the old table first, so that the new one fits where the old one was.
-            let old = self.tt.size_mib();
-            self.tt = Arc::new(TranspositionTable::new(1));
-            std::thread::spawn(move || {
-                let _ = tx.send(TranspositionTable::try_new(mib));
-            });
-            loop {
-                match rx.recv_timeout(KEEP_ALIVE) {
-                    Ok(Ok(tt)) => {
-                        self.tt = Arc::new(tt);
-                        break;
-                    }
-                    Err(mpsc::RecvTimeoutError::Timeout) => self.say(""),
-                    Ok(Err(e)) => {
-                        self.error(&format!("USI_Hash: {e}; kept {old} MiB"));
-                        self.tt = Arc::new(TranspositionTable::new(old));
-                        self.options.hash_mib = old;
-                        break;
-                    }
-                    Err(mpsc::RecvTimeoutError::Disconnected) => {
-                        self.error(&format!("USI_Hash: allocation failed; kept {old} MiB"));
-                        self.tt = Arc::new(TranspositionTable::new(old));
-                        self.options.hash_mib = old;
-                        break;
-                    }
-                }
-            }
-        }
         if !self.searching() {
+            self.search = None;
+            let what = self.tables.made().map_or(Use::Search, |(what, _)| what);
+            self.prepare_tables(what);
             self.update_nana_table();
         }
         self.say("readyok");
+    }
+
+    /// Makes the tables for `what` at the current `USI_Hash` if they are not so already. A size
+    /// that cannot be had is reported and the last good size kept (the option goes back to it).
+    fn prepare_tables(&mut self, what: Use) {
+        let mib = self.options.hash_mib;
+        let Err(e) = self.allocate(what, mib) else {
+            self.good_mib = mib;
+            return;
+        };
+        let old = self.good_mib;
+        self.options.hash_mib = old;
+        match self.allocate(what, old) {
+            Ok(()) => self.error(&format!("USI_Hash {mib}: {e}; kept {old} MiB")),
+            Err(again) => self.error(&format!(
+                "USI_Hash {mib}: {e}; {old} MiB: {again}; playing with minimal tables"
+            )),
+        }
+    }
+
+    /// Runs [`Tables::prepare`] on a helper thread, printing an empty keep-alive line every few
+    /// seconds while a large table is allocated and cleared.
+    fn allocate(&mut self, what: Use, mib: usize) -> Result<(), String> {
+        if self.tables.made() == Some((what, mib)) {
+            return Ok(());
+        }
+        let mut tables = std::mem::take(&mut self.tables);
+        let (tx, rx) = mpsc::channel();
+        let spawned = std::thread::Builder::new()
+            .name("tables".into())
+            .spawn(move || {
+                let result = tables.prepare(what, mib);
+                let _ = tx.send((tables, result));
+            });
+        if spawned.is_err() {
+            return self.tables.prepare(what, mib);
+        }
+        loop {
+            match rx.recv_timeout(KEEP_ALIVE) {
+                Ok((tables, result)) => {
+                    self.tables = tables;
+                    return result;
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => self.say(""),
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(format!("cannot allocate {mib} MiB"));
+                }
+            }
+        }
     }
 
     /// Loads the table `NanaTablebase` names if it changed; a refused file is reported and the
@@ -256,7 +309,7 @@ impl Engine {
         if !params.searchmoves.is_empty() {
             return false;
         }
-        self.shared.stop.store(false, Ordering::SeqCst);
+        self.clear_stop();
         self.shared
             .pondering
             .store(params.ponder || params.infinite, Ordering::SeqCst);
@@ -273,15 +326,16 @@ impl Engine {
     }
 
     fn setoption(&mut self, rest: &str) {
-        let Some(rest) = rest.strip_prefix("name ") else {
+        let Some((name, value)) = setoption_words(rest) else {
             self.error("setoption needs 'name <id> [value <x>]'");
             return;
         };
-        let (name, value) = match rest.split_once(" value ") {
-            Some((n, v)) => (n.trim(), v.trim()),
-            None => (rest.trim(), ""),
-        };
+        let name = name.as_str();
         if name.eq_ignore_ascii_case("USI_Variant") || name.eq_ignore_ascii_case("UCI_Variant") {
+            if value.is_empty() {
+                self.error("USI_Variant: the value is missing; the value was not changed");
+                return;
+            }
             let v = if value.eq_ignore_ascii_case("nana") {
                 "nanashogi"
             } else {
@@ -293,7 +347,8 @@ impl Engine {
                     self.game = g;
                 }
                 None => self.error(&format!(
-                    "unknown USI_Variant '{v}' (shogi, minishogi, nanashogi); kept {}",
+                    "unknown USI_Variant '{}' (shogi, minishogi, nanashogi); kept {}",
+                    excerpt(v, 40),
                     self.game.name()
                 )),
             }
@@ -301,9 +356,10 @@ impl Engine {
         }
         match self.options.set(name, value) {
             Ok(SetResult::Set) => {}
-            Ok(SetResult::Unknown) => {
-                self.say(&format!("info string unknown option '{name}' ignored"))
-            }
+            Ok(SetResult::Unknown) => self.say(&format!(
+                "info string unknown option '{}' ignored",
+                excerpt(name, 100)
+            )),
             Err(e) => self.error(&format!("{e}; the value was not changed")),
         }
     }
@@ -323,11 +379,11 @@ impl Engine {
     fn go(&mut self, rest: &str) {
         let (params, warnings) = match go::parse(rest) {
             Ok(p) => p,
-            Err(e) if rest.split_whitespace().any(|w| w == "perft") => {
+            Err(e) if rest.split_ascii_whitespace().any(|w| w == "perft") => {
                 self.error(&e);
                 return;
             }
-            Err(e) if rest.split_whitespace().any(|w| w == "mate") => {
+            Err(e) if rest.split_ascii_whitespace().any(|w| w == "mate") => {
                 self.error(&e);
                 self.say("checkmate nomate");
                 return;
@@ -342,10 +398,20 @@ impl Engine {
             self.error(&w);
         }
         if let Some(depth) = params.perft {
+            if let Err(e) = check_perft_depth(depth) {
+                self.error(&e);
+                return;
+            }
             self.finish_search();
-            let lines = with_session!(&self.game, s => perft_lines(s.position(), depth));
-            for l in lines {
-                self.say(&l);
+            self.clear_stop();
+            let job = PerftJob {
+                depth,
+                shared: Arc::clone(&self.shared),
+                out: self.out.clone(),
+            };
+            match with_session!(&self.game, s => job.spawn(s)) {
+                Ok(h) => self.search = Some(h),
+                Err(e) => self.error(&format!("could not start perft: {e}")),
             }
             return;
         }
@@ -354,10 +420,11 @@ impl Engine {
             return;
         }
         if let Some(limit) = params.mate {
-            self.shared.stop.store(false, Ordering::SeqCst);
+            self.prepare_tables(Use::Mate);
+            self.clear_stop();
             let job = MateJob {
                 limit,
-                hash_mib: self.options.hash_mib,
+                table: Arc::clone(&self.tables.mate),
                 shared: Arc::clone(&self.shared),
                 out: self.out.clone(),
             };
@@ -370,16 +437,18 @@ impl Engine {
             }
             return;
         }
+        self.prepare_tables(Use::Search);
         self.last_go = params.clone();
-        let shared = &self.shared;
-        shared.stop.store(false, Ordering::SeqCst);
-        shared
+        self.clear_stop();
+        self.shared
             .pondering
             .store(params.ponder || params.infinite, Ordering::SeqCst);
         let job = SearchJob {
             params,
             options: self.options.clone(),
-            tt: Arc::clone(&self.tt),
+            tt: Arc::clone(&self.tables.tt),
+            mate: Arc::clone(&self.tables.mate),
+            stop_asked: Arc::clone(&self.stop_asked),
             shared: Arc::clone(&self.shared),
             out: self.out.clone(),
         };
@@ -394,11 +463,55 @@ impl Engine {
     }
 }
 
+/// The words of `setoption`'s arguments: `name <id> [value <x>]` gives the name and the value (empty
+/// when missing); `None` without a name. The value is the text after the word `value`, with its
+/// inner spacing kept (file names may hold spaces).
+fn setoption_words(rest: &str) -> Option<(String, &str)> {
+    let mut words = rest.split_ascii_whitespace();
+    if words.next() != Some("name") {
+        return None;
+    }
+    let mut name = Vec::new();
+    let mut value = "";
+    for w in words {
+        if w == "value" {
+            // `w` is a slice of `rest`: the value starts right after it.
+            let at = w.as_ptr() as usize - rest.as_ptr() as usize + w.len();
+            value = rest[at..].trim_ascii();
+            break;
+        }
+        name.push(w);
+    }
+    (!name.is_empty()).then(|| (name.join(" "), value))
+}
+
+/// Everything a `go perft` thread takes with it.
+struct PerftJob {
+    depth: u32,
+    shared: Arc<Shared>,
+    out: Output,
+}
+
+impl PerftJob {
+    /// Starts perft of the session's position on its own thread, stoppable by `stop`.
+    fn spawn<P: Position>(self, session: &Session<P>) -> std::io::Result<JoinHandle<()>> {
+        let pos = session.position().clone();
+        std::thread::Builder::new()
+            .name("perft".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let out = self.out.clone();
+                perft_report(&pos, self.depth, &self.shared.stop, &mut |l| out.line(l));
+            })
+    }
+}
+
 /// Everything a `go mate` thread takes with it.
 struct MateJob {
     /// Time limit in milliseconds (`None`: until solved or stopped).
     limit: Option<u64>,
-    hash_mib: usize,
+    /// The engine's mate table (the whole `USI_Hash` budget while `go mate` runs).
+    table: Arc<Mutex<Table>>,
     shared: Arc<Shared>,
     out: Output,
 }
@@ -416,8 +529,8 @@ impl MateJob {
     fn run<P: Position>(self, pos: P) {
         let limits = mate::MateLimits {
             time: self.limit.map(Duration::from_millis),
-            hash_mib: self.hash_mib,
             nodes: None,
+            ..Default::default()
         };
         let out = self.out.clone();
         let mut info = move |i: &mate::MateInfo| {
@@ -427,7 +540,10 @@ impl MateJob {
             ))
         };
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            mate::solve(&pos, &limits, &self.shared.stop, &mut info)
+            let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
+            let stop = &self.shared.stop;
+            let fallback = mate::Fallback::FastLine;
+            mate::solve_in(&pos, &mut table, &limits, stop, &mut info, fallback).result
         }))
         .unwrap_or_else(|_| mate::MateResult::Error("internal error in the mate search".into()));
         let line = match result {
@@ -451,6 +567,10 @@ struct SearchJob {
     params: GoParams,
     options: Options,
     tt: Arc<TranspositionTable>,
+    /// The mate table for the exact line of a found mate (the search's share of `USI_Hash`).
+    mate: Arc<Mutex<Table>>,
+    /// Set by `stop` and `quit`: ends the exact-line refinement at once.
+    stop_asked: Arc<AtomicBool>,
     shared: Arc<Shared>,
     out: Output,
 }
@@ -527,13 +647,21 @@ impl SearchJob {
                 }
             }
         };
+        // A mate's exact line is read now, except when pondering: then after `ponderhit`, under
+        // the clock it brings (a `stop` instead skips it).
+        let mut result = result;
+        if !self.params.ponder {
+            result = result.map(|r| self.exact_mate(&pos, r));
+        }
         // `go infinite` and `go ponder` never answer before `stop` (or `ponderhit`).
         while self.shared.pondering.load(Ordering::SeqCst)
             && !self.shared.stop.load(Ordering::SeqCst)
         {
             std::thread::sleep(Duration::from_millis(1));
         }
-        let result = result.map(|r| self.exact_mate(&pos, r));
+        if self.params.ponder {
+            result = result.map(|r| self.exact_mate(&pos, r));
+        }
         let text = if declare {
             "bestmove win".to_string()
         } else {
@@ -561,9 +689,12 @@ impl SearchJob {
 impl SearchJob {
     /// When the search found a forced mate for the side to move, asks the mate solver for the
     /// exact line (shortest mate against the longest defence) within the time left, and reports
-    /// it; the search's own line is kept when the solver does not finish in time.
+    /// it; the search's own line is kept when the solver does not finish in time or `stop` comes.
     fn exact_mate<G: SearchGame>(&self, pos: &G, r: search::SearchResult) -> search::SearchResult {
-        if r.score < search::value::MATE_BOUND || r.best.is_none() {
+        if r.score < search::value::MATE_BOUND
+            || r.best.is_none()
+            || self.stop_asked.load(Ordering::SeqCst)
+        {
             return r;
         }
         let maximum = self.shared.maximum_ms.load(Ordering::SeqCst);
@@ -577,17 +708,12 @@ impl SearchJob {
         }
         let limits = mate::MateLimits {
             time: Some(Duration::from_millis(left.min(EXACT_MATE_MS))),
-            hash_mib: 16,
             nodes: None,
+            ..Default::default()
         };
-        let stop = std::sync::atomic::AtomicBool::new(false);
         let start = std::time::Instant::now();
-        let mate::MateReport {
-            result: mate::MateResult::Mate(line),
-            nodes,
-            exact: true,
-            ..
-        } = mate::solve_report(pos, &limits, &stop, &mut |_| {})
+        let mut table = self.mate.lock().unwrap_or_else(|e| e.into_inner());
+        let Some((line, nodes)) = exact_mate_line(pos, &mut table, &limits, &self.stop_asked)
         else {
             return r;
         };
@@ -612,41 +738,192 @@ impl SearchJob {
 /// Longest the exact-mate refinement of a search's mate may take, in milliseconds.
 const EXACT_MATE_MS: u64 = 2000;
 
-/// The lines of `go perft depth`: one `<move>: <count>` per root move, then the total.
-pub fn perft_lines<P: Position>(pos: &P, depth: u32) -> Vec<String> {
-    let depth = depth.max(1);
-    let split = divide(pos, depth);
-    let total: u64 = split.iter().map(|&(_, n)| n).sum();
-    let mut lines: Vec<String> = split
-        .iter()
-        .map(|&(mv, n)| format!("{}: {n}", pos.move_to_usi(mv)))
-        .collect();
-    lines.push(format!("Nodes searched: {total}"));
-    lines
+/// The exact mate line of `pos` and the nodes it took, read by the solver in `table` within
+/// `limits`; `None` when the solver does not finish or `stop` is set (checked throughout, so that
+/// `stop` is answered at once after a search found a mate).
+fn exact_mate_line<P: Position>(
+    pos: &P,
+    table: &mut Table,
+    limits: &mate::MateLimits,
+    stop: &AtomicBool,
+) -> Option<(Vec<crate::core::moves::Move>, u64)> {
+    match mate::solve_in(pos, table, limits, stop, &mut |_| {}, mate::Fallback::None) {
+        mate::MateReport {
+            result: mate::MateResult::Mate(line),
+            nodes,
+            exact: true,
+            ..
+        } => Some((line, nodes)),
+        _ => None,
+    }
+}
+
+/// Refuses a perft depth above [`MAX_PERFT_DEPTH`].
+pub fn check_perft_depth(depth: u32) -> Result<(), String> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(format!(
+            "perft depth {depth} is above the maximum {MAX_PERFT_DEPTH}; nothing was counted"
+        ));
+    }
+    Ok(())
+}
+
+/// Runs perft to `depth` (at most [`MAX_PERFT_DEPTH`], see [`check_perft_depth`]) and writes its
+/// lines through `say` as they come: one `<move>: <count>` per root move, then `Nodes searched:
+/// <total>`. Depth 0 counts the position itself: only `Nodes searched: 1`. When `stop` is set the
+/// count ends with an `info string` saying so, and no total is printed.
+pub fn perft_report<P: Position>(
+    pos: &P,
+    depth: u32,
+    stop: &AtomicBool,
+    say: &mut dyn FnMut(&str),
+) {
+    let end = divide_report(pos, depth, stop, &mut |mv, n| {
+        say(&format!("{}: {n}", pos.move_to_usi(mv)))
+    });
+    match end {
+        DivideEnd::Done(total) => say(&format!("Nodes searched: {total}")),
+        DivideEnd::Stopped {
+            counted,
+            moves,
+            leaves,
+        } => say(&format!(
+            "info string perft {depth} stopped: {counted} of {moves} root moves counted, \
+             {leaves} nodes below them; no total"
+        )),
+    }
 }
 
 /// Runs the USI loop on `input` until `quit` or end of input, writing to `out`. Input is read on
 /// its own thread so that commands reach the engine while it searches.
-pub fn run<R: BufRead + Send + 'static>(input: R, out: Output) {
-    let (tx, rx) = mpsc::channel::<String>();
+///
+/// Lines are read as bytes: a line that is not valid UTF-8 is answered with an error and ignored;
+/// a read error counts as the end of input.
+pub fn run<R: BufRead + Send + 'static>(mut input: R, out: Output) {
+    let (tx, rx) = mpsc::channel::<Result<String, String>>();
     std::thread::spawn(move || {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            match input.read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            while bytes.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
+                bytes.pop();
+            }
+            let line = String::from_utf8(std::mem::take(&mut bytes))
+                .map_err(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
             if tx.send(line).is_err() {
                 return;
             }
         }
-        let _ = tx.send("quit".into());
+        let _ = tx.send(Ok("quit".into()));
     });
     let mut engine = Engine::new(out.clone());
     for line in rx {
+        let line = match line {
+            Ok(line) => line,
+            Err(text) => {
+                engine.error(&format!(
+                    "the line '{}' is not valid UTF-8; ignored",
+                    excerpt(&text, 100)
+                ));
+                continue;
+            }
+        };
         let keep = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.handle(&line)));
         match keep {
             Ok(true) => {}
             Ok(false) => break,
-            Err(_) => out.line(&format!(
-                "info string error: internal error while handling '{line}'; state kept"
+            Err(_) => engine.error(&format!(
+                "internal error while handling '{}'; state kept",
+                excerpt(&line, 100)
             )),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::game::Position;
+
+    /// An engine writing into a buffer.
+    fn engine() -> (Engine, Arc<Mutex<Vec<u8>>>) {
+        struct Sink(Arc<Mutex<Vec<u8>>>);
+        impl std::io::Write for Sink {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let buf = Arc::new(Mutex::new(Vec::new()));
+        let out = Output::new(Box::new(Sink(Arc::clone(&buf))));
+        (Engine::new(out), buf)
+    }
+
+    #[test]
+    fn tables_are_allocated_at_isready_not_before_usi() {
+        let (mut e, buf) = engine();
+        assert_eq!(e.tables.made(), None);
+        e.handle("usi");
+        assert_eq!(e.tables.made(), None);
+        assert!(String::from_utf8_lossy(&buf.lock().unwrap()).ends_with("usiok\n"));
+        e.handle("isready");
+        assert_eq!(e.tables.made(), Some((Use::Search, 64)));
+    }
+
+    #[test]
+    fn the_first_go_allocates_when_no_isready_came() {
+        let (mut e, buf) = engine();
+        let wait = |e: &mut Engine| e.search.take().map(|h| h.join().unwrap());
+        e.handle("go depth 1");
+        wait(&mut e);
+        assert_eq!(e.tables.made(), Some((Use::Search, 64)));
+        e.handle("position sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
+        e.handle("go mate 10000");
+        wait(&mut e);
+        assert_eq!(e.tables.made(), Some((Use::Mate, 64)));
+        let text = String::from_utf8_lossy(&buf.lock().unwrap()).into_owned();
+        assert!(text.contains("checkmate G*5b"), "{text}");
+    }
+
+    #[test]
+    fn the_mate_refinement_gives_up_when_stop_is_set() {
+        // A mate in 1: the solver would find it at once, unless stopped.
+        let pos = Shogi::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
+        let mut table = Table::try_new(1).unwrap();
+        let limits = mate::MateLimits::default();
+        let go = AtomicBool::new(false);
+        let (line, _) = exact_mate_line(&pos, &mut table, &limits, &go).unwrap();
+        assert_eq!(line.len(), 1);
+        let stop = AtomicBool::new(true);
+        assert_eq!(exact_mate_line(&pos, &mut table, &limits, &stop), None);
+    }
+
+    #[test]
+    fn setoption_words_keep_the_value_whole() {
+        assert_eq!(
+            setoption_words("name NanaTablebase value /a b/c.tb"),
+            Some(("NanaTablebase".into(), "/a b/c.tb"))
+        );
+        assert_eq!(
+            setoption_words("name\tUSI_Hash\tvalue\t16"),
+            Some(("USI_Hash".into(), "16"))
+        );
+        assert_eq!(
+            setoption_words("name USI_Hash value"),
+            Some(("USI_Hash".into(), ""))
+        );
+        assert_eq!(
+            setoption_words("name USI_Hash"),
+            Some(("USI_Hash".into(), ""))
+        );
+        assert_eq!(setoption_words("name"), None);
+        assert_eq!(setoption_words("USI_Hash value 3"), None);
     }
 }

@@ -44,8 +44,16 @@ impl Default for Options {
 
 /// Limits of the numeric options.
 pub const HASH_RANGE: (u64, u64) = (1, 65536);
-/// See [`HASH_RANGE`].
-pub const THREADS_RANGE: (u64, u64) = (1, 256);
+/// The most threads ever allowed, whatever the machine.
+pub const THREADS_LIMIT: u64 = 256;
+
+/// Limits of `Threads`: from 1 to twice the machine's logical processors (at most
+/// [`THREADS_LIMIT`], at least 2). More threads than that add no strength to Lazy SMP, and
+/// hundreds of threads on a few cores make `stop` slow (each must be scheduled to see it).
+pub fn threads_range() -> (u64, u64) {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    (1, (2 * cpus).clamp(2, THREADS_LIMIT))
+}
 /// See [`HASH_RANGE`].
 pub const MULTIPV_RANGE: (u64, u64) = (1, 600);
 /// See [`HASH_RANGE`].
@@ -72,7 +80,7 @@ pub fn declarations(current_game: &str) -> Vec<String> {
             &["shogi", "minishogi", "nanashogi"],
         ),
         spin("USI_Hash", o.hash_mib as u64, HASH_RANGE),
-        spin("Threads", o.threads as u64, THREADS_RANGE),
+        spin("Threads", o.threads as u64, threads_range()),
         "option name USI_Ponder type check default false".into(),
         spin("MultiPV", o.multipv as u64, MULTIPV_RANGE),
         combo(
@@ -103,7 +111,7 @@ pub fn declarations(current_game: &str) -> Vec<String> {
             TIME_OPTION_RANGE,
         ),
         spin("SlowMover", o.time.slow_mover, SLOW_MOVER_RANGE),
-        "option name NanaTablebase type string default <empty>".into(),
+        "option name NanaTablebase type filename default <empty>".into(),
         "option name SearchPruning type check default true".into(),
     ]
 }
@@ -117,7 +125,16 @@ pub enum SetResult {
     Unknown,
 }
 
+/// The error for a `setoption` without a value (or with `value` and nothing after it).
+fn missing(name: &str, value: &str) -> Result<(), String> {
+    if value.trim().is_empty() {
+        return Err(format!("{name}: the value is missing"));
+    }
+    Ok(())
+}
+
 fn number(name: &str, value: &str, (min, max): (u64, u64)) -> Result<u64, String> {
+    missing(name, value)?;
     let v: u64 = value
         .trim()
         .parse()
@@ -129,6 +146,7 @@ fn number(name: &str, value: &str, (min, max): (u64, u64)) -> Result<u64, String
 }
 
 fn boolean(name: &str, value: &str) -> Result<bool, String> {
+    missing(name, value)?;
     match value.trim().to_ascii_lowercase().as_str() {
         "true" => Ok(true),
         "false" => Ok(false),
@@ -137,6 +155,7 @@ fn boolean(name: &str, value: &str) -> Result<bool, String> {
 }
 
 fn choice<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> Result<T, String> {
+    missing(name, value)?;
     parse_choice(value.trim(), choices).ok_or_else(|| {
         let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
         format!("{name} must be one of {}, got '{value}'", names.join(", "))
@@ -145,11 +164,12 @@ fn choice<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> Result<T, 
 
 impl Options {
     /// Applies `setoption name <name> value <value>` for every option but `USI_Variant`.
-    /// An invalid value leaves the option unchanged and returns why.
+    /// An invalid or missing value leaves the option unchanged and returns why (an empty value is
+    /// valid only for `NanaTablebase`, where it means no table).
     pub fn set(&mut self, name: &str, value: &str) -> Result<SetResult, String> {
         match name.to_ascii_lowercase().as_str() {
             "usi_hash" | "hash" => self.hash_mib = number(name, value, HASH_RANGE)? as usize,
-            "threads" => self.threads = number(name, value, THREADS_RANGE)? as usize,
+            "threads" => self.threads = number(name, value, threads_range())? as usize,
             "usi_ponder" | "ponder" => self.ponder = boolean(name, value)?,
             "searchpruning" => self.pruning = boolean(name, value)?,
             "multipv" | "usi_multipv" => {
@@ -182,5 +202,40 @@ impl Options {
             _ => return Ok(SetResult::Unknown),
         }
         Ok(SetResult::Set)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_value_is_named_as_such() {
+        let mut o = Options::default();
+        for name in ["USI_Hash", "Threads", "USI_Ponder", "EnteringKingRule"] {
+            let e = o.set(name, "").unwrap_err();
+            assert!(e.contains("the value is missing"), "{e}");
+        }
+        assert_eq!(o, Options::default());
+        assert_eq!(o.set("NanaTablebase", ""), Ok(SetResult::Set));
+    }
+
+    #[test]
+    fn threads_are_capped_by_the_machine() {
+        let (_, max) = threads_range();
+        assert!((2..=THREADS_LIMIT).contains(&max));
+        let mut o = Options::default();
+        assert!(o.set("Threads", &max.to_string()).is_ok());
+        assert!(o.set("Threads", &(max + 1).to_string()).is_err());
+        assert!(
+            declarations("shogi")
+                .iter()
+                .any(|l| *l == format!("option name Threads type spin default 1 min 1 max {max}"))
+        );
+        assert!(
+            declarations("shogi")
+                .iter()
+                .any(|l| l == "option name NanaTablebase type filename default <empty>")
+        );
     }
 }

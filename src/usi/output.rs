@@ -26,6 +26,25 @@ impl Output {
     }
 }
 
+/// Input text as it may be echoed in a reply: at most `max` characters (then `...`), every
+/// character outside printable ASCII escaped (`\u{ff}`), so that a reply is always one short line
+/// of ASCII whatever was sent.
+pub fn excerpt(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == max {
+            out.push_str("...");
+            break;
+        }
+        if c == ' ' || c.is_ascii_graphic() {
+            out.push(c);
+        } else {
+            out.extend(c.escape_default());
+        }
+    }
+    out
+}
+
 /// The `info` line of a search report; moves are written by `pos` (the root).
 pub fn info_line<P: Position>(pos: &P, r: &Report) -> String {
     let nps = r.nodes * 1000 / r.time_ms.max(1);
@@ -46,4 +65,22 @@ pub fn info_line<P: Position>(pos: &P, r: &Report) -> String {
         r.time_ms,
         pv.join(" ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::excerpt;
+
+    #[test]
+    fn excerpts_are_short_printable_ascii() {
+        assert_eq!(excerpt("hello", 100), "hello");
+        assert_eq!(
+            excerpt(&"x".repeat(1_000_000), 100),
+            format!("{}...", "x".repeat(100))
+        );
+        assert_eq!(
+            excerpt("a\u{1}\u{ff}\u{fffd}\tb", 100),
+            "a\\u{1}\\u{ff}\\u{fffd}\\tb"
+        );
+    }
 }

@@ -1,5 +1,6 @@
 //! One game in progress: the root position, the moves played from it, and the history of keys.
 
+use super::output::excerpt;
 use crate::core::game::Position;
 use crate::core::moves::Move;
 use crate::core::repetition::HistoryEntry;
@@ -55,28 +56,41 @@ impl<P: Position> Session<P> {
 
     /// Applies the arguments of a `position` command: `startpos|sfen <SFEN> [moves …]`, with
     /// `extra_moves` the extra-move handicap (`MinishogiExtraMoves`) begun at a game's first position.
+    /// Words are separated by any ASCII whitespace; `moves` must be a word of its own.
     ///
     /// A malformed position keeps the previous one and returns the error. An illegal or malformed
     /// move stops the list there: the position before it is kept and the error is returned.
     pub fn set_position(&mut self, args: &str, extra_moves: u8) -> Result<(), String> {
-        let (setup, moves) = match args.split_once(" moves") {
-            Some((s, m)) => (s.trim(), Some(m)),
-            None => (args.trim(), None),
+        let words: Vec<&str> = args.split_ascii_whitespace().collect();
+        let (setup, rest) = match words.iter().position(|&w| w == "moves") {
+            Some(i) => (&words[..i], Some(&words[i + 1..])),
+            None => (&words[..], None),
         };
-        let mut base = if setup == "startpos" {
-            P::startpos()
-        } else if let Some(sfen) = setup.strip_prefix("sfen ") {
-            P::from_sfen(sfen.trim())
-                .map_err(|e| format!("bad SFEN '{}': {e}; position kept", sfen.trim()))?
-        } else {
-            return Err(format!(
-                "position needs 'startpos' or 'sfen <SFEN>', got '{setup}'; position kept"
-            ));
+        let mut base = match setup {
+            ["startpos"] => P::startpos(),
+            ["startpos", extra, ..] => {
+                return Err(format!(
+                    "unexpected '{}' after 'startpos' (only 'moves ...' may follow); position kept",
+                    excerpt(extra, 40)
+                ));
+            }
+            ["sfen", fields @ ..] => {
+                let sfen = fields.join(" ");
+                P::from_sfen(&sfen).map_err(|e| {
+                    format!("bad SFEN '{}': {e}; position kept", excerpt(&sfen, 100))
+                })?
+            }
+            _ => {
+                return Err(format!(
+                    "position needs 'startpos' or 'sfen <SFEN>', got '{}'; position kept",
+                    excerpt(&setup.join(" "), 100)
+                ));
+            }
         };
         base.begin_extra_moves(extra_moves);
         let mut session = Session::at(base);
         let mut result = Ok(());
-        for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {
+        for (i, text) in rest.unwrap_or_default().iter().enumerate() {
             match session.pos.parse_move(text) {
                 Ok(mv) => session.push(mv),
                 Err(e) => {
@@ -109,5 +123,39 @@ impl<P: Position> Session<P> {
             self.pos.to_sfen(),
             self.pos.key()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::shogi::Shogi;
+
+    #[test]
+    fn moves_must_be_a_word_of_its_own() {
+        let mut s: Session<Shogi> = Session::new();
+        s.set_position("startpos moves 7g7f", 0).unwrap();
+        let after = s.position().to_sfen();
+        let e = s.set_position("startpos moves1g1f", 0).unwrap_err();
+        assert!(e.contains("'moves1g1f'"), "{e}");
+        assert_eq!(s.position().to_sfen(), after, "position kept");
+        assert!(s.set_position("startposmoves 7g7f", 0).is_err());
+        let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+        assert!(
+            s.set_position(&format!("sfen {sfen} moves7g7f"), 0)
+                .is_err()
+        );
+        assert_eq!(s.position().to_sfen(), after);
+    }
+
+    #[test]
+    fn tabs_separate_words_as_spaces_do() {
+        let mut s: Session<Shogi> = Session::new();
+        let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL\tb - 1";
+        s.set_position(&format!("sfen\t{sfen}\tmoves\t7g7f \t3c3d"), 0)
+            .unwrap();
+        assert_eq!(s.history().len(), 3);
+        s.set_position("startpos\tmoves\t2g2f", 0).unwrap();
+        assert_eq!(s.history().len(), 2);
     }
 }

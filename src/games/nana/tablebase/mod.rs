@@ -222,12 +222,33 @@ impl Tablebase {
     }
 
     /// Reads a table written by [`Tablebase::save`]; a file of another format, index or rule set, a
-    /// truncated one or one whose checksum does not match is refused with the reason.
+    /// truncated one or one whose checksum does not match is refused with the reason. Only a regular
+    /// file of the table's exact size is read (never a device, pipe or terminal such as
+    /// `/dev/stdin` or `/dev/zero`, which would block or never end), and at most that many bytes.
     pub fn load(path: &Path) -> Result<Tablebase, String> {
+        let expected = HEADER_LEN as u64 + INDEXER.size as u64;
+        let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+        // Checked before opening: opening a named pipe would block until someone writes to it.
+        let meta = std::fs::metadata(path).map_err(cannot)?;
+        let file = std::fs::File::open(path).map_err(cannot)?;
+        let meta_open = file.metadata().map_err(cannot)?;
+        if !meta.is_file() || !meta_open.is_file() {
+            return Err(format!("{} is not a regular file", path.display()));
+        }
+        if meta_open.len() != expected {
+            return Err(format!(
+                "{} holds {} bytes, a table file has {expected} (truncated or mismatched)",
+                path.display(),
+                meta_open.len()
+            ));
+        }
         let mut bytes = Vec::new();
-        std::fs::File::open(path)
-            .and_then(|mut f| f.read_to_end(&mut bytes))
+        bytes
+            .try_reserve_exact(expected as usize)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        file.take(expected)
+            .read_to_end(&mut bytes)
+            .map_err(cannot)?;
         Tablebase::from_file_bytes(&bytes)
     }
 

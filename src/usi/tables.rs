@@ -1,0 +1,134 @@
+//! The engine's hash tables within the one memory budget `USI_Hash` gives.
+//!
+//! `USI_Hash` MiB is all the table memory the engine uses, whatever it does:
+//! - for searches (`go`), the search table takes the budget less a share of 1/16 (at most 16 MiB,
+//!   nothing below 16 MiB), and that share is the mate table with which the exact line of a mate
+//!   the search found is read;
+//! - for `go mate`, the mate table takes the whole budget and the search table is freed.
+//!
+//! Tables are allocated when first needed (at `isready`, or at the first `go` if no `isready` came;
+//! `usi` allocates nothing) and again when the budget or the use changes; the old tables are freed
+//! first, so the peak stays within the budget. Allocation is fallible: a size that cannot be had is
+//! reported and the last good size kept.
+
+use std::sync::{Arc, Mutex};
+
+use crate::mate::table::Table;
+use crate::search::tt::TranspositionTable;
+
+/// What the tables are laid out for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Use {
+    /// Searches: the search table and the small mate table for mate lines.
+    Search,
+    /// `go mate`: one mate table of the whole budget.
+    Mate,
+}
+
+/// The tables in use.
+pub struct Tables {
+    /// The use and the budget (MiB) the current tables were made for; `None` before the first
+    /// allocation (and after a failed one).
+    made: Option<(Use, usize)>,
+    /// The search table (the smallest possible while the budget is the mate table's).
+    pub tt: Arc<TranspositionTable>,
+    /// The mate table: the share of the budget for searches, all of it for `go mate`.
+    pub mate: Arc<Mutex<Table>>,
+}
+
+/// The mate table's share of a search budget of `mib` MiB.
+pub fn mate_share_mib(mib: usize) -> usize {
+    (mib / 16).min(16)
+}
+
+/// The smallest tables (about a kilobyte), held where a table is needed but none is allocated.
+fn minimal() -> (Arc<TranspositionTable>, Arc<Mutex<Table>>) {
+    (
+        Arc::new(TranspositionTable::try_new(0).expect("a one-bucket table")),
+        Arc::new(Mutex::new(Table::try_new(0).expect("a one-bucket table"))),
+    )
+}
+
+impl Default for Tables {
+    fn default() -> Self {
+        let (tt, mate) = minimal();
+        Tables {
+            made: None,
+            tt,
+            mate,
+        }
+    }
+}
+
+impl Tables {
+    /// The use and budget of the current tables, if any are allocated.
+    pub fn made(&self) -> Option<(Use, usize)> {
+        self.made
+    }
+
+    /// Makes the tables for `what` within `mib` MiB unless they are already so. The old tables are
+    /// freed first. On failure the tables are left minimal and the error is returned.
+    pub fn prepare(&mut self, what: Use, mib: usize) -> Result<(), String> {
+        if self.made == Some((what, mib)) {
+            return Ok(());
+        }
+        self.made = None;
+        (self.tt, self.mate) = minimal();
+        let (tt, mate) = match what {
+            Use::Search => {
+                let share = mate_share_mib(mib);
+                (
+                    TranspositionTable::try_new(mib - share)?,
+                    // A zero share is the one-bucket table: mates are then read by the search.
+                    Table::try_new(share)?,
+                )
+            }
+            Use::Mate => (TranspositionTable::try_new(0)?, Table::try_new(mib)?),
+        };
+        self.tt = Arc::new(tt);
+        self.mate = Arc::new(Mutex::new(mate));
+        self.made = Some((what, mib));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_stay_within_the_budget() {
+        let mut t = Tables::default();
+        assert_eq!(t.made(), None);
+        t.prepare(Use::Search, 64).unwrap();
+        let mate_bytes = t.mate.lock().unwrap().bytes();
+        assert_eq!(t.tt.size_mib(), 60);
+        assert!(
+            mate_bytes <= 4 << 20 && mate_bytes > 2 << 20,
+            "{mate_bytes}"
+        );
+        t.prepare(Use::Mate, 64).unwrap();
+        assert_eq!(t.tt.size_mib(), 0);
+        let mate_bytes = t.mate.lock().unwrap().bytes();
+        assert!(
+            mate_bytes <= 64 << 20 && mate_bytes > 32 << 20,
+            "{mate_bytes}"
+        );
+        t.prepare(Use::Search, 8).unwrap();
+        assert_eq!(t.tt.size_mib(), 8);
+        assert_eq!(t.made(), Some((Use::Search, 8)));
+    }
+
+    #[test]
+    fn a_size_that_cannot_be_had_is_refused() {
+        let mut t = Tables::default();
+        for what in [Use::Search, Use::Mate] {
+            // 2^50 MiB: more than any machine's address space.
+            let e = t.prepare(what, 1 << 50).unwrap_err();
+            assert!(e.contains("cannot allocate"), "{e}");
+            assert_eq!(t.made(), None);
+        }
+        t.prepare(Use::Search, 1).unwrap();
+        assert_eq!(t.made(), Some((Use::Search, 1)));
+    }
+}
