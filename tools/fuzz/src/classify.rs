@@ -205,7 +205,13 @@ pub fn classify(line: &[u8]) -> Cmd {
         "d" if rest.is_empty() => Cmd::D,
         "gameover" => Cmd::Gameover,
         "ponderhit" => match parse_go(rest) {
-            Some(g) if !g.bad && g == (Go { clock: g.clock, ..Go::default() }) => {
+            Some(g)
+                if !g.bad
+                    && g == (Go {
+                        clock: g.clock,
+                        ..Go::default()
+                    }) =>
+            {
                 Cmd::Ponderhit(g.clock)
             }
             _ => Cmd::Raw,
@@ -304,28 +310,45 @@ mod tests {
         assert_eq!(classify(b"\xffgo"), Cmd::Raw);
         assert_eq!(classify(b"frobnicate 3"), Cmd::Unknown);
         assert_eq!(classify(b"bench"), Cmd::Raw);
-        let Cmd::Go(g) = classify(b"go depth -3") else { panic!() };
+        let Cmd::Go(g) = classify(b"go depth -3") else {
+            panic!()
+        };
         assert!(g.bad && !g.bounded());
-        let Cmd::Go(g) = classify(b"go btime 100 wtime 200 byoyomi 50") else { panic!() };
+        let Cmd::Go(g) = classify(b"go btime 100 wtime 200 byoyomi 50") else {
+            panic!()
+        };
         assert_eq!(g.clock, Some(200));
         assert!(g.bounded() && !g.bad);
         assert_eq!(classify(b"go perft -1"), Cmd::Raw);
         assert_eq!(classify(b"go depth +3"), Cmd::Raw);
-        let Cmd::Go(g) = classify(b"go mate infinite") else { panic!() };
+        let Cmd::Go(g) = classify(b"go mate infinite") else {
+            panic!()
+        };
         assert_eq!(g.mate, Some(None));
-        let Cmd::Go(g) = classify(b"go searchmoves 7g7f 2g2f depth 2") else { panic!() };
+        let Cmd::Go(g) = classify(b"go searchmoves 7g7f 2g2f depth 2") else {
+            panic!()
+        };
         assert_eq!(g.searchmoves, ["7g7f", "2g2f"]);
         assert_eq!(
             classify(b"setoption name USI_Hash value 16"),
-            Cmd::SetOption { name: "USI_Hash".into(), value: "16".into() }
+            Cmd::SetOption {
+                name: "USI_Hash".into(),
+                value: "16".into()
+            }
         );
         assert_eq!(classify(b"setoption USI_Hash"), Cmd::BadSetOption);
         assert_eq!(
             classify(b"position startpos moves 7g7f"),
-            Cmd::Position { sfen: None, moves: vec!["7g7f".into()] }
+            Cmd::Position {
+                sfen: None,
+                moves: vec!["7g7f".into()]
+            }
         );
         assert_eq!(classify(b"position 3/3/3"), Cmd::BadPosition);
-        assert_eq!(classify(b"ponderhit btime 5 wtime 6"), Cmd::Ponderhit(Some(6)));
+        assert_eq!(
+            classify(b"ponderhit btime 5 wtime 6"),
+            Cmd::Ponderhit(Some(6))
+        );
         assert!(maybe_quit(b"  quit\r") && !maybe_quit(b"quitx"));
     }
 }

@@ -217,6 +217,8 @@ pub struct Driver {
     usi_sent: u64,
     usiok_seen: u64,
     expect_errors: u64,
+    /// The lines of this step that must get an `info string`.
+    bad_lines: Vec<String>,
     info_strings: u64,
     quitting: bool,
     maybe_exit: bool,
@@ -244,6 +246,7 @@ impl Driver {
             usi_sent: 0,
             usiok_seen: 0,
             expect_errors: 0,
+            bad_lines: Vec::new(),
             info_strings: 0,
             quitting: false,
             maybe_exit: false,
@@ -267,16 +270,17 @@ impl Driver {
     pub fn run_step(&mut self, step: &Step) -> Result<(), Failure> {
         let result = self.step_inner(step);
         self.stats.steps += 1;
-        if result.is_err() {
-            if let Some(mut e) = self.engine.take() {
-                e.kill();
-            }
+        if result.is_err()
+            && let Some(mut e) = self.engine.take()
+        {
+            e.kill();
         }
         result
     }
 
     fn step_inner(&mut self, step: &Step) -> Result<(), Failure> {
         self.expect_errors = 0;
+        self.bad_lines.clear();
         self.info_strings = 0;
         self.raw_roots.clear();
         for action in step {
@@ -361,6 +365,7 @@ impl Driver {
         self.ensure_engine()?;
         let cmd = classify(line);
         *self.stats.sent.entry(kind_name(&cmd)).or_default() += 1;
+        let errors_before = self.expect_errors;
         match &cmd {
             Cmd::Raw => {
                 self.raw_roots.push(self.model.pos.clone());
@@ -387,6 +392,9 @@ impl Driver {
                 self.position(sfen.as_deref(), moves);
             }
             Cmd::Go(g) => self.go(g, line),
+        }
+        if self.expect_errors > errors_before {
+            self.bad_lines.push(shorten(line));
         }
         let t = self.write(line)?;
         match cmd {
@@ -473,10 +481,7 @@ impl Driver {
                 .iter()
                 .any(|v| v.eq_ignore_ascii_case(value))
                 .then(|| value.to_string()),
-            Decl::Combo(vars) => vars
-                .iter()
-                .find(|v| v.eq_ignore_ascii_case(value))
-                .cloned(),
+            Decl::Combo(vars) => vars.iter().find(|v| v.eq_ignore_ascii_case(value)).cloned(),
             Decl::Text => Some(value.to_string()),
         };
         let Some(v) = valid else {
@@ -520,8 +525,9 @@ impl Driver {
         }
         if let Some(depth) = g.perft {
             let game = self.model.game();
-            let expected =
-                (1..=game.perft_depth() as u64).contains(&depth).then(|| self.model.pos.perft(depth as u32));
+            let expected = (1..=game.perft_depth() as u64)
+                .contains(&depth)
+                .then(|| self.model.pos.perft(depth as u32));
             self.perfts.push_back(expected);
             return;
         }
@@ -638,7 +644,7 @@ impl Driver {
             self.send_line(b"stop")?;
         }
         self.send_line(b"isready")?;
-        self.wait_for("every answer at the end of the step", |d| {
+        self.wait_for("complete answers at the end of the step", |d| {
             d.readyok_seen >= d.isready_sent
                 && d.outstanding.is_empty()
                 && d.perfts.is_empty()
@@ -650,8 +656,10 @@ impl Driver {
                 "no-error-reply",
                 format!(
                     "{} line(s) of this step are bad input by the contract but the engine \
-                     answered {} info string line(s)",
-                    self.expect_errors, self.info_strings
+                     answered {} info string line(s); the bad lines: '{}'",
+                    self.expect_errors,
+                    self.info_strings,
+                    self.bad_lines.join("', '")
                 ),
             );
         }
@@ -673,7 +681,11 @@ impl Driver {
             ));
         }
         for s in &self.outstanding {
-            let stop = if s.stopped { "after a stop" } else { "without a stop" };
+            let stop = if s.stopped {
+                "after a stop"
+            } else {
+                "without a stop"
+            };
             missing.push(format!("the answer to '{}' ({stop})", s.line));
         }
         if !self.perfts.is_empty() {
@@ -721,7 +733,7 @@ impl Driver {
                     return fail(
                         "exit",
                         format!(
-                            "the engine ended ({status}) after '{}'; stderr: {}",
+                            "the engine ended ({status}); last line sent: '{}'; stderr: {}",
                             self.last_line,
                             engine.stderr_tail().trim()
                         ),
@@ -780,7 +792,12 @@ impl Driver {
 
     fn declare(&mut self, words: &[&str]) {
         // option name N type T [default D] [min A] [max B] [var V]…
-        let field = |k: &str| words.iter().position(|&w| w == k).and_then(|i| words.get(i + 1));
+        let field = |k: &str| {
+            words
+                .iter()
+                .position(|&w| w == k)
+                .and_then(|i| words.get(i + 1))
+        };
         let (Some(name), Some(kind)) = (field("name"), field("type")) else {
             return;
         };
@@ -865,13 +882,14 @@ impl Driver {
         }
         if line.len() == 2 {
             self.stats.ponders += 1;
-            if root.first_illegal(&line).is_some()
-                && !pass_ok
-                && self.raw_root_for(&line).is_none()
+            if root.first_illegal(&line).is_some() && !pass_ok && self.raw_root_for(&line).is_none()
             {
                 return fail(
                     "illegal-ponder",
-                    format!("'{text}': the ponder move is not legal after {mv} in {}", root.to_sfen()),
+                    format!(
+                        "'{text}': the ponder move is not legal after {mv} in {}",
+                        root.to_sfen()
+                    ),
                 );
             }
         }
@@ -915,7 +933,10 @@ impl Driver {
             None => {
                 return fail(
                     "unexpected-answer",
-                    format!("'{text}' answers no go mate (pending: {:?})", self.pending()),
+                    format!(
+                        "'{text}' answers no go mate (pending: {:?})",
+                        self.pending()
+                    ),
                 );
             }
         };

@@ -250,7 +250,11 @@ impl Gen {
                 s.push(send(go));
                 s.push(self.sleep(20));
                 for _ in 0..self.rng.range(3, 40) {
-                    s.push(send(if self.rng.chance(50) { "stop" } else { "ponderhit" }));
+                    s.push(send(if self.rng.chance(50) {
+                        "stop"
+                    } else {
+                        "ponderhit"
+                    }));
                     if self.rng.chance(20) {
                         s.push(self.sleep(3));
                     }
@@ -320,7 +324,11 @@ impl Gen {
                 line.extend(bad);
                 if self.rng.chance(30) {
                     line.extend(b" moves ");
-                    line.extend(self.rng.pick(&["7g7f", "1a1b", "P*5e", "pass", "5e4d"]).bytes());
+                    line.extend(
+                        self.rng
+                            .pick(&["7g7f", "1a1b", "P*5e", "pass", "5e4d"])
+                            .bytes(),
+                    );
                 }
                 if safe(&line, &self.cfg) {
                     s.push(send(line));
@@ -359,16 +367,30 @@ impl Gen {
             Kind::Go => {
                 s.push(send(self.position_line(model, false)));
                 let keys = [
-                    "btime", "wtime", "byoyomi", "binc", "winc", "movetime", "depth", "nodes",
-                    "movestogo", "mate", "infinite", "ponder", "searchmoves", "bogus",
+                    "btime",
+                    "wtime",
+                    "byoyomi",
+                    "binc",
+                    "winc",
+                    "movetime",
+                    "depth",
+                    "nodes",
+                    "movestogo",
+                    "mate",
+                    "infinite",
+                    "ponder",
+                    "searchmoves",
+                    "bogus",
                 ];
                 let mut line = "go".to_string();
                 for _ in 0..self.rng.range(1, 5) {
                     line.push(' ');
-                    line.push_str(*self.rng.pick(&keys));
+                    let k = self.rng.pick(&keys[..]).to_string();
+                    line.push_str(&k);
                     if self.rng.chance(85) {
                         line.push(' ');
-                        line.push_str(*self.rng.pick(&EXTREMES));
+                        let v = self.rng.pick(&EXTREMES[..]).to_string();
+                        line.push_str(&v);
                     }
                 }
                 if safe(line.as_bytes(), &self.cfg) {
@@ -390,7 +412,11 @@ impl Gen {
                     "giveandtake",
                     "shogi9",
                 ]);
-                let name = if self.rng.chance(20) { "UCI_Variant" } else { "USI_Variant" };
+                let name = if self.rng.chance(20) {
+                    "UCI_Variant"
+                } else {
+                    "USI_Variant"
+                };
                 s.push(send(format!("setoption name {name} value {v}")));
                 s.push(send("position startpos"));
                 s.push(send(match self.rng.below(3) {
@@ -435,8 +461,12 @@ impl Gen {
                         }
                         l
                     }
-                    3 => [b"setoption name ".to_vec(), vec![b'x'; n], b" value 1".to_vec()]
-                        .concat(),
+                    3 => [
+                        b"setoption name ".to_vec(),
+                        vec![b'x'; n],
+                        b" value 1".to_vec(),
+                    ]
+                    .concat(),
                     4 => [b"usi".to_vec(), vec![b' '; n]].concat(),
                     _ => [b"position sfen ".to_vec(), vec![b'/'; n]].concat(),
                 };
@@ -447,7 +477,10 @@ impl Gen {
                 let base = self.valid_command(model);
                 let line: Vec<u8> = match self.rng.below(7) {
                     0 => Vec::new(),
-                    1 => base.iter().map(|&b| if b == b' ' { b'\t' } else { b }).collect(),
+                    1 => base
+                        .iter()
+                        .map(|&b| if b == b' ' { b'\t' } else { b })
+                        .collect(),
                     2 => [base.clone(), b"\r".to_vec()].concat(),
                     3 => [b"  ".to_vec(), base.clone(), b" \t ".to_vec()].concat(),
                     4 => base
@@ -484,7 +517,9 @@ impl Gen {
                 }
             }
             Kind::Unicode => {
-                let w = *self.rng.pick(&["将棋", "é", "ｇｏ", "go 深さ 3", "position ＳＦＥＮ"]);
+                let w = *self
+                    .rng
+                    .pick(&["将棋", "é", "ｇｏ", "go 深さ 3", "position ＳＦＥＮ"]);
                 s.push(send(w));
             }
             Kind::Quit => {
@@ -528,7 +563,10 @@ impl Gen {
                     s.push(send("go mate 200"));
                     s.push(send("isready"));
                 }
-                s.push(send(format!("setoption name USI_Hash value {}", crate::driver::HASH_MIB)));
+                s.push(send(format!(
+                    "setoption name USI_Hash value {}",
+                    crate::driver::HASH_MIB
+                )));
             }
         }
         s
@@ -539,7 +577,11 @@ impl Gen {
         s.push(send(format!("setoption name NanaTablebase value {value}")));
         s.push(send("isready"));
         s.push(send("position startpos"));
-        s.push(send(if self.rng.chance(50) { "go depth 3" } else { "go mate 100" }));
+        s.push(send(if self.rng.chance(50) {
+            "go depth 3"
+        } else {
+            "go mate 100"
+        }));
         s.push(send("setoption name NanaTablebase value <empty>"));
     }
 
@@ -586,7 +628,13 @@ impl Gen {
             2 | 3 => self.quick_go(),
             4 => format!(
                 "setoption name {} value {}",
-                self.rng.pick(&["MultiPV", "Threads", "USI_Hash", "MaxMovesToDraw", "SlowMover"]),
+                self.rng.pick(&[
+                    "MultiPV",
+                    "Threads",
+                    "USI_Hash",
+                    "MaxMovesToDraw",
+                    "SlowMover"
+                ]),
                 self.rng.range(1, 2)
             ),
             5 => "go btime 100 wtime 100 byoyomi 10".to_string(),
@@ -625,7 +673,9 @@ impl Gen {
                     4 => l.truncate(at),
                     5 => {
                         let w = if sfen {
-                            self.rng.pick(&["99P", "0P", "18P", "+K", "10", "/", " - ", " w "]).to_string()
+                            self.rng
+                                .pick(&["99P", "0P", "18P", "+K", "10", "/", " - ", " w "])
+                                .to_string()
                         } else {
                             self.word()
                         };
@@ -733,7 +783,10 @@ impl Gen {
 
     fn option_step(&mut self, s: &mut Step, model: &Model) {
         if model.hash > 64 || model.threads > 2 || model.multipv > 4 {
-            s.push(send(format!("setoption name USI_Hash value {}", crate::driver::HASH_MIB)));
+            s.push(send(format!(
+                "setoption name USI_Hash value {}",
+                crate::driver::HASH_MIB
+            )));
             s.push(send("setoption name Threads value 1"));
             s.push(send("setoption name MultiPV value 1"));
         }
@@ -762,18 +815,22 @@ impl Gen {
             let value = match self.rng.below(4) {
                 0 => self.rng.range(1, 2).to_string(),
                 1 => match name {
-                    "USI_Hash" | "usi_hash" => {
-                        self.rng.pick(&[1u64, 2, 8, 16, 32, self.cfg.max_hash]).to_string()
-                    }
-                    "EnteringKingRule" => {
-                        self.rng.pick(&["CSARule27", "CSARule24", "none", "TryRule"]).to_string()
-                    }
-                    "MinishogiRepetition" | "MinishogiJishogi" => {
-                        self.rng.pick(&["initiator", "draw", "black", "white"]).to_string()
-                    }
-                    "USI_Ponder" | "SearchPruning" => {
-                        self.rng.pick(&["true", "false", "TRUE", "maybe"]).to_string()
-                    }
+                    "USI_Hash" | "usi_hash" => self
+                        .rng
+                        .pick(&[1u64, 2, 8, 16, 32, self.cfg.max_hash])
+                        .to_string(),
+                    "EnteringKingRule" => self
+                        .rng
+                        .pick(&["CSARule27", "CSARule24", "none", "TryRule"])
+                        .to_string(),
+                    "MinishogiRepetition" | "MinishogiJishogi" => self
+                        .rng
+                        .pick(&["initiator", "draw", "black", "white"])
+                        .to_string(),
+                    "USI_Ponder" | "SearchPruning" => self
+                        .rng
+                        .pick(&["true", "false", "TRUE", "maybe"])
+                        .to_string(),
                     _ => self.rng.range(0, 1000).to_string(),
                 },
                 _ => self.rng.pick(&EXTREMES).to_string(),
@@ -790,7 +847,9 @@ impl Gen {
         }
         // Hash values that must be refused without harm, whatever the flags.
         if self.rng.chance(30) {
-            let v = self.rng.pick(&["1000000000", "65537", "0", "-1", "99999999999999999999999"]);
+            let v = self
+                .rng
+                .pick(&["1000000000", "65537", "0", "-1", "99999999999999999999999"]);
             s.push(send(format!("setoption name USI_Hash value {v}")));
         }
         s.push(send("isready"));
@@ -806,9 +865,16 @@ impl Gen {
         };
         let mut st = self.game.take().unwrap_or_else(|| fresh(&mut self.rng));
         if st.game != model.game() {
-            s.push(send(format!("setoption name USI_Variant value {}", st.game.name())));
+            s.push(send(format!(
+                "setoption name USI_Variant value {}",
+                st.game.name()
+            )));
         }
-        let extra = if st.game == model.game() { model.extra } else { 0 };
+        let extra = if st.game == model.game() {
+            model.extra
+        } else {
+            0
+        };
         // Replay the game (options may have changed its legality); cut it at the first illegal move.
         let mut pos = st.game.startpos();
         pos.begin_extra_moves(extra);
@@ -963,6 +1029,9 @@ mod tests {
         }
         assert!(!a.pools[&Game::Shogi].mates.is_empty());
         let line = a.position_line(&model, false);
-        assert_ne!(crate::classify::classify(line.as_bytes()), crate::classify::Cmd::Raw);
+        assert_ne!(
+            crate::classify::classify(line.as_bytes()),
+            crate::classify::Cmd::Raw
+        );
     }
 }

@@ -109,7 +109,10 @@ fn main() -> ExitCode {
         verbose: cli.verbose,
     };
     if !cli.engine.exists() {
-        eprintln!("error: no engine at {} (build it: cargo build --release)", cli.engine.display());
+        eprintln!(
+            "error: no engine at {} (build it: cargo build --release)",
+            cli.engine.display()
+        );
         return ExitCode::from(2);
     }
     if let Some(file) = &cli.replay {
@@ -133,8 +136,16 @@ fn select_kinds(cli: &Cli) -> Result<Vec<Kind>, String> {
             .find(|k| k.name() == n)
             .ok_or_else(|| format!("unknown kind '{n}' (see --list-kinds)"))
     };
-    let skip = cli.skip.iter().map(|n| find(n)).collect::<Result<Vec<_>, _>>()?;
-    let only = cli.only.iter().map(|n| find(n)).collect::<Result<Vec<_>, _>>()?;
+    let skip = cli
+        .skip
+        .iter()
+        .map(|n| find(n))
+        .collect::<Result<Vec<_>, _>>()?;
+    let only = cli
+        .only
+        .iter()
+        .map(|n| find(n))
+        .collect::<Result<Vec<_>, _>>()?;
     let kinds: Vec<Kind> = Kind::ALL
         .iter()
         .copied()
@@ -172,7 +183,12 @@ fn replay(cfg: &Config, file: &Path) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err((i, f)) => {
-            println!("replay: FAILED at step {}: {}: {}", i + 1, f.kind, f.message);
+            println!(
+                "replay: FAILED at step {}: {}: {}",
+                i + 1,
+                f.kind,
+                f.message
+            );
             ExitCode::FAILURE
         }
     }
@@ -188,9 +204,11 @@ fn run_all(d: &mut Driver, steps: &[Step]) -> Result<(), (usize, Failure)> {
 
 fn fuzz(cli: &Cli, cfg: Config, kinds: Vec<Kind>) -> ExitCode {
     let seed = cli.seed.unwrap_or(if cli.ci { 1 } else { 0x7ab5 });
-    let duration = cli
-        .duration
-        .or(if cli.steps.is_some() { None } else { Some(if cli.ci { 60.0 } else { 300.0 }) });
+    let duration = cli.duration.or(if cli.steps.is_some() {
+        None
+    } else {
+        Some(if cli.ci { 60.0 } else { 300.0 })
+    });
     let gen_cfg = GenConfig {
         dangerous: cli.dangerous,
         max_hash: cli.max_hash,
@@ -238,7 +256,16 @@ fn fuzz(cli: &Cli, cfg: Config, kinds: Vec<Kind>) -> ExitCode {
                 f.kind,
                 f.message
             );
-            let file = report_failure(cli, &cfg, &f, seed, n, &history, &preludes, failures.len() + 1);
+            let file = report_failure(
+                cli,
+                &cfg,
+                &f,
+                seed,
+                n,
+                &history,
+                &preludes,
+                failures.len() + 1,
+            );
             failures.push(format!("{}: {} ({file})", f.kind, f.message));
             stats.add(&driver.stats);
             driver = Driver::new(cfg.clone());
@@ -258,7 +285,10 @@ fn fuzz(cli: &Cli, cfg: Config, kinds: Vec<Kind>) -> ExitCode {
     stats.add(&driver.stats);
     println!("steps per kind: {per_kind:?}");
     print_summary(&stats, &failures, cfg.stop_ms);
-    println!("elapsed {:.1} s, {n} steps, seed {seed}", start.elapsed().as_secs_f64());
+    println!(
+        "elapsed {:.1} s, {n} steps, seed {seed}",
+        start.elapsed().as_secs_f64()
+    );
     if failures.is_empty() {
         ExitCode::SUCCESS
     } else {
@@ -340,17 +370,27 @@ fn report_failure(
             "tsubame-fuzz reproducer".to_string(),
             format!("failure: {}: {}", f.kind, f.message.replace('\n', " ")),
             format!("seed {seed}, failing step {step_no}; {what} ({steps} steps)"),
-            format!("replay: tsubame-fuzz --replay FILE --engine PATH --stop-ms {}", cfg.stop_ms),
+            format!(
+                "replay: tsubame-fuzz --replay FILE --engine PATH --stop-ms {}",
+                cfg.stop_ms
+            ),
             "each start of the engine is followed by: usi, setoption name USI_Hash value 16, \
              setoption name Threads value 1, isready"
                 .to_string(),
         ]
     };
     let full = cli.out.join(format!("fail-{index}-{}-full.usi", f.kind));
-    let _ = std::fs::write(&full, trace::write(&header("full history", history.len()), history));
+    let _ = std::fs::write(
+        &full,
+        trace::write(&header("full history", history.len()), history),
+    );
     let min = minimize(cli, cfg, &f.kind, history, preludes);
     let path = cli.out.join(format!("fail-{index}-{}.usi", f.kind));
-    let what = if min.1 { "minimized" } else { "not reproduced when re-run; unminimized" };
+    let what = if min.1 {
+        "minimized"
+    } else {
+        "not reproduced when re-run; unminimized"
+    };
     let _ = std::fs::write(&path, trace::write(&header(what, min.0.len()), &min.0));
     println!(
         "reproducer: {} ({} of {} steps, {what}; full history in {})",
@@ -374,9 +414,8 @@ fn minimize(
 ) -> (Vec<Step>, bool) {
     let start = Instant::now();
     let mut runs = 0u64;
-    let budget_left = |runs: u64| {
-        runs < cli.minimize_runs && start.elapsed().as_secs() < cli.minimize_secs
-    };
+    let budget_left =
+        |runs: u64| runs < cli.minimize_runs && start.elapsed().as_secs() < cli.minimize_secs;
     let try_run = |steps: &[Step], runs: &mut u64| {
         *runs += 1;
         reproduces(cfg, steps, kind)
@@ -420,8 +459,7 @@ fn minimize(
                 break;
             }
             let end = (i + chunk).min(steps.len());
-            let candidate: Vec<Step> =
-                steps[..i].iter().chain(&steps[end..]).cloned().collect();
+            let candidate: Vec<Step> = steps[..i].iter().chain(&steps[end..]).cloned().collect();
             if !candidate.is_empty() && try_run(&candidate, &mut runs) {
                 steps = candidate;
                 removed = true;

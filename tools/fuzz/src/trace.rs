@@ -21,7 +21,9 @@ pub type Step = Vec<Action>;
 
 fn plain(line: &[u8]) -> bool {
     !line.is_empty()
-        && line.iter().all(|&b| (0x20..0x7f).contains(&b) && b != b'\\')
+        && line
+            .iter()
+            .all(|&b| (0x20..0x7f).contains(&b) && b != b'\\')
         && !matches!(line[0], b'#' | b'@' | b' ')
         && line.last() != Some(&b' ')
         && line.len() <= 4096
@@ -85,7 +87,9 @@ pub fn unescape(text: &str) -> Result<Vec<u8>, String> {
                 let (n, h) = text[i + 2..end]
                     .split_once(':')
                     .ok_or_else(|| format!("bad run in '{text}'"))?;
-                let n: usize = n.parse().map_err(|_| format!("bad run length in '{text}'"))?;
+                let n: usize = n
+                    .parse()
+                    .map_err(|_| format!("bad run length in '{text}'"))?;
                 if n > 1 << 26 {
                     return Err(format!("run too long in '{text}'"));
                 }
