@@ -34,10 +34,12 @@ pub struct GoParams {
 }
 
 impl GoParams {
-    /// The clock of `side`, to move after `ply` plies of the game.
+    /// The clock of `side`, to move after `ply` plies of the game. When only the other side's
+    /// main time is given, `side` has none left (0), rather than no limit.
     pub fn clock(&self, side: Color, ply: u32) -> Clock {
+        let given = self.time.iter().any(Option::is_some);
         Clock {
-            time: self.time[side.index()],
+            time: self.time[side.index()].or(given.then_some(0)),
             increment: self.inc[side.index()],
             byoyomi: self.byoyomi,
             movetime: self.movetime,
@@ -162,6 +164,10 @@ mod tests {
             .0
             .clock(Color::White, 7);
         assert_eq!((c.time, c.moves_to_go, c.ply), (Some(2000), Some(5), 7));
+        // Only White's time given, Black to move: Black has no time left, not unlimited time.
+        let c = parse("wtime 2").unwrap().0.clock(Color::Black, 0);
+        assert_eq!(c.time, Some(0));
+        assert!(crate::search::time::budget(&c, &Default::default()).is_some());
         let (p, _) = parse("ponder btime 0 wtime 0 byoyomi 1000").unwrap();
         assert!(p.ponder && p.byoyomi == 1000);
         let (p, _) = parse("searchmoves 7g7f 2g2f depth 3").unwrap();

@@ -96,6 +96,11 @@ pub enum Cmd {
 
 /// A non-negative number, `Err(true)` for a clearly bad one (negative or not a number) and
 /// `Err(false)` for one the fuzzer does not judge (say `+5` or an overflow).
+/// True when `word` is a minus sign followed by digits that fit an `i64`.
+fn negative_integer(word: Option<&&str>) -> bool {
+    word.is_some_and(|w| w.starts_with('-') && w.parse::<i64>().is_ok())
+}
+
 fn number(word: Option<&&str>) -> Result<u64, bool> {
     let Some(w) = word else { return Err(true) };
     if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) {
@@ -150,7 +155,15 @@ fn parse_go(words: &[&str]) -> Option<Go> {
             }
             "btime" | "wtime" | "byoyomi" | "binc" | "winc" | "movetime" | "movestogo"
             | "depth" | "nodes" | "perft" | "mate" => {
+                let clock = !matches!(w, "depth" | "nodes" | "perft" | "mate");
                 match number(words.get(i + 1)) {
+                    // Clock values below zero (sent by some GUIs when time has run out) count
+                    // as 0, without an error.
+                    Err(true) if clock && negative_integer(words.get(i + 1)) => match w {
+                        "movetime" => g.movetime = Some(0),
+                        "movestogo" => {}
+                        _ => g.clock = Some(g.clock.unwrap_or(0)),
+                    },
                     Ok(v) => match w {
                         "depth" => g.depth = Some(v),
                         "nodes" => g.nodes = Some(v),
@@ -176,7 +189,12 @@ fn parse_go(words: &[&str]) -> Option<Go> {
         i += 1;
     }
     // A bad search request may be answered by some fallback search: fine, but not for mate/perft.
-    if g.bad && (g.mate.is_some() || g.perft.is_some()) {
+    // The engine answers a malformed `go` naming `mate` or `perft` anywhere as that request.
+    if g.bad
+        && (g.mate.is_some()
+            || g.perft.is_some()
+            || words.iter().any(|&w| w == "mate" || w == "perft"))
+    {
         return None;
     }
     Some(g)
@@ -320,6 +338,11 @@ mod tests {
         assert_eq!(g.clock, Some(200));
         assert!(g.bounded() && !g.bad);
         assert_eq!(classify(b"go perft -1"), Cmd::Raw);
+        let Cmd::Go(g) = classify(b"go btime -5 wtime -0 byoyomi 0") else {
+            panic!()
+        };
+        assert!(!g.bad && g.bounded(), "negative clocks count as 0");
+        assert_eq!(classify(b"go movetime mate -1 btime ponder"), Cmd::Raw);
         assert_eq!(classify(b"go depth +3"), Cmd::Raw);
         let Cmd::Go(g) = classify(b"go mate infinite") else {
             panic!()

@@ -524,6 +524,11 @@ impl Driver {
             self.expect_errors += 1;
         }
         if let Some(depth) = g.perft {
+            if depth > u64::from(tsubame::core::perft::MAX_PERFT_DEPTH) {
+                // Refused with an error; nothing is counted.
+                self.expect_errors += 1;
+                return;
+            }
             let game = self.model.game();
             let expected = (1..=game.perft_depth() as u64)
                 .contains(&depth)
@@ -761,7 +766,13 @@ impl Driver {
             Some("option") => self.declare(&words),
             Some("bestmove") => self.on_bestmove(t, &words)?,
             Some("checkmate") => self.on_checkmate(t, &words)?,
-            Some("info") if words.get(1) == Some(&"string") => self.info_strings += 1,
+            Some("info") if words.get(1) == Some(&"string") => {
+                self.info_strings += 1;
+                // `info string perft D stopped: …` ends a perft cut short by `stop`.
+                if words.get(2) == Some(&"perft") && words.get(4) == Some(&"stopped:") {
+                    self.perfts.pop_front();
+                }
+            }
             Some("info") => {
                 if let Some(i) = words.iter().position(|&w| w == "pv") {
                     self.on_pv(&words[i + 1..])?;
