@@ -31,15 +31,18 @@ pub struct GoParams {
     pub mate: Option<Option<u64>>,
     /// `go perft <depth>`.
     pub perft: Option<u32>,
+    /// True when any of `btime`, `wtime`, `byoyomi`, `binc`, `winc` was given: the game is
+    /// played on a clock, and a side whose main time is missing has none left.
+    pub clock_given: bool,
 }
 
 impl GoParams {
-    /// The clock of `side`, to move after `ply` plies of the game. When only the other side's
-    /// main time is given, `side` has none left (0), rather than no limit.
+    /// The clock of `side`, to move after `ply` plies of the game. When the command gives a
+    /// clock but not `side`'s main time (say only the opponent's), `side` has none left (0),
+    /// rather than no limit.
     pub fn clock(&self, side: Color, ply: u32) -> Clock {
-        let given = self.time.iter().any(Option::is_some);
         Clock {
-            time: self.time[side.index()].or(given.then_some(0)),
+            time: self.time[side.index()].or(self.clock_given.then_some(0)),
             increment: self.inc[side.index()],
             byoyomi: self.byoyomi,
             movetime: self.movetime,
@@ -99,6 +102,7 @@ pub fn parse(args: &str) -> Result<(GoParams, Vec<String>), String> {
     };
     while i < words.len() {
         let w = words[i];
+        p.clock_given |= matches!(w, "btime" | "wtime" | "byoyomi" | "binc" | "winc");
         match w {
             "btime" => p.time[0] = Some(num(i, w)?),
             "wtime" => p.time[1] = Some(num(i, w)?),
@@ -168,6 +172,9 @@ mod tests {
         let c = parse("wtime 2").unwrap().0.clock(Color::Black, 0);
         assert_eq!(c.time, Some(0));
         assert!(crate::search::time::budget(&c, &Default::default()).is_some());
+        let c = parse("binc 7").unwrap().0.clock(Color::White, 0);
+        assert!(crate::search::time::budget(&c, &Default::default()).is_some());
+        assert!(!parse("depth 3").unwrap().0.clock_given);
         let (p, _) = parse("ponder btime 0 wtime 0 byoyomi 1000").unwrap();
         assert!(p.ponder && p.byoyomi == 1000);
         let (p, _) = parse("searchmoves 7g7f 2g2f depth 3").unwrap();
