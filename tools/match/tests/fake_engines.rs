@@ -1,5 +1,5 @@
 //! Drives the runner with the fake engines of `engine-tests/fake-engines` and checks that each
-//! misbehaviour is adjudicated as RULES.md says.
+//! misbehaviour is adjudicated as docs/rules.md says.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
