@@ -36,7 +36,8 @@ enum Command {
         /// The game: shogi, minishogi or nanashogi.
         #[arg(long, default_value = "shogi")]
         variant: String,
-        /// The position: `startpos` (the default) or an SFEN, optionally after the word `sfen`.
+        /// The position: `startpos` (the default) or an SFEN, optionally after the word `sfen`,
+        /// and optionally followed by `moves …` as in USI's `position` command.
         #[arg(long)]
         sfen: Option<String>,
         /// Depth in plies (0 counts the root alone).
@@ -210,7 +211,11 @@ fn check_writable(path: &std::path::Path) -> Result<(), String> {
 }
 
 fn perft_command<P: Position>(sfen: Option<&str>, depth: u32) -> Result<(), String> {
-    let (pos, _) = tsubame::analyse::position_arg::<P>(sfen)?;
+    let (mut pos, moves) = tsubame::analyse::position_arg::<P>(sfen)?;
+    for m in &moves {
+        let mv = pos.parse_move(m).map_err(|e| e.to_string())?;
+        pos.play(mv);
+    }
     let start = Instant::now();
     if depth == 0 {
         // Depth 0 counts the root alone (the shared `perft_lines` starts at depth 1).

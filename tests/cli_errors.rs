@@ -171,4 +171,35 @@ fn perft_counts_depth_zero_and_reads_positions_as_usi_does() {
     );
     assert_eq!(stdout(&plain), stdout(&worded));
     assert_eq!(stdout(&plain), stdout(&start));
+    // Moves after the position are played before counting, as USI's `position` does.
+    let after = tsubame(&[
+        "perft",
+        "--variant",
+        "nanashogi",
+        "--sfen",
+        "startpos moves K*1b K*3b C*2c",
+        "1",
+    ]);
+    let direct = tsubame(&[
+        "perft",
+        "--variant",
+        "nanashogi",
+        "--sfen",
+        "3/k1K/1C1 w Brb 4",
+        "1",
+    ]);
+    assert!(after.status.success(), "{}", stderr(&after));
+    assert_eq!(stdout(&after), stdout(&direct));
+    assert!(
+        !stdout(&after).contains("Nodes searched: 8\n"),
+        "{}",
+        stdout(&after)
+    );
+    let bad = tsubame(&["perft", "--sfen", "startpos moves 7g7f 7g7f", "1"]);
+    assert!(!bad.status.success());
+    assert!(
+        stderr(&bad).contains("'7g7f' is illegal here"),
+        "{}",
+        stderr(&bad)
+    );
 }
