@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use crate::core::color::Color;
+use crate::core::game::Position;
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::RuleOptions;
 use crate::search::tt::TranspositionTable;
@@ -36,22 +37,50 @@ fn verdict_words(score: i32, side: Color) -> String {
     )
 }
 
-/// Analyses `sfen` (or the start) after `moves` for `time_ms`, printing to stdout.
+/// Reads a position given on the command line the way USI's `position` command words it:
+/// `startpos` or `sfen <SFEN>` or a bare SFEN, each optionally followed by `moves <m1> <m2> …`.
+/// `None` is the start position. Returns the position and the moves (not yet played).
+pub fn position_arg<P: Position>(text: Option<&str>) -> Result<(P, Vec<String>), String> {
+    let text = text.unwrap_or("startpos").trim();
+    let (setup, moves) = match text.split_once(" moves") {
+        Some((setup, rest)) if rest.is_empty() || rest.starts_with(' ') => (
+            setup.trim(),
+            rest.split_whitespace().map(str::to_string).collect(),
+        ),
+        _ => (text, Vec::new()),
+    };
+    if setup == "startpos" {
+        return Ok((P::startpos(), moves));
+    }
+    let sfen = setup.strip_prefix("sfen ").unwrap_or(setup).trim();
+    let pos = P::from_sfen(sfen).map_err(|e| {
+        format!(
+            "bad position '{setup}': {e} (expected `startpos` or a {} SFEN such as `{}`, \
+             optionally after the word `sfen`)",
+            P::NAME,
+            P::startpos().to_sfen()
+        )
+    })?;
+    Ok((pos, moves))
+}
+
+/// Analyses `sfen` (`startpos`, an SFEN, or either followed by `moves …`; `None` is the start)
+/// after `moves` for `time_ms`, printing to stdout.
 pub fn analyse<G: SearchGame>(
     sfen: Option<&str>,
     moves: &[String],
     time_ms: u64,
 ) -> Result<(), String> {
-    let mut pos = match sfen {
-        Some(s) => G::from_sfen(s).map_err(|e| format!("bad SFEN: {e}"))?,
-        None => G::startpos(),
-    };
+    let (mut pos, mut played) = position_arg::<G>(sfen)?;
+    played.extend(moves.iter().cloned());
     let mut history = vec![HistoryEntry {
         key: pos.key(),
         in_check: pos.in_check(),
     }];
-    for m in moves {
-        let mv = pos.parse_move(m).map_err(|e| e.to_string())?;
+    for m in &played {
+        let mv = pos
+            .parse_move(m)
+            .map_err(|e| format!("{e} (position {})", pos.to_sfen()))?;
         pos.play(mv);
         history.push(HistoryEntry {
             key: pos.key(),
@@ -104,4 +133,31 @@ pub fn analyse<G: SearchGame>(
         None => println!("No legal move: the side to move has lost."),
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::minishogi::Minishogi;
+
+    #[test]
+    fn positions_are_read_as_in_usi() {
+        let start = Minishogi::startpos().to_sfen();
+        let (pos, moves) = position_arg::<Minishogi>(None).unwrap();
+        assert_eq!((pos.to_sfen(), moves.len()), (start.clone(), 0));
+        let (pos, _) = position_arg::<Minishogi>(Some("startpos")).unwrap();
+        assert_eq!(pos.to_sfen(), start);
+        let (pos, _) = position_arg::<Minishogi>(Some(&format!("sfen {start}"))).unwrap();
+        assert_eq!(pos.to_sfen(), start);
+        let (pos, _) = position_arg::<Minishogi>(Some(&start)).unwrap();
+        assert_eq!(pos.to_sfen(), start);
+        let (_, moves) = position_arg::<Minishogi>(Some("startpos moves 5e4d 1a2b")).unwrap();
+        assert_eq!(moves, ["5e4d", "1a2b"]);
+        let (pos, moves) =
+            position_arg::<Minishogi>(Some(&format!("sfen {start} moves 5e4d"))).unwrap();
+        assert_eq!((pos.to_sfen(), moves.len()), (start, 1));
+        let e = position_arg::<Minishogi>(Some("start")).unwrap_err();
+        assert!(e.contains("expected `startpos`"), "{e}");
+        assert!(position_arg::<Minishogi>(Some("sfen 9/9 b - 1")).is_err());
+    }
 }

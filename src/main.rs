@@ -5,6 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use clap::builder::RangedU64ValueParser;
 use clap::{Parser, Subcommand};
 
 use tsubame::core::game::Position;
@@ -35,7 +36,8 @@ enum Command {
         /// The game: shogi, minishogi or nanashogi.
         #[arg(long, default_value = "shogi")]
         variant: String,
-        /// The position (default: the game's start).
+        /// The position: `startpos` (the default) or an SFEN, optionally after the word `sfen`,
+        /// and optionally followed by `moves …` as in USI's `position` command.
         #[arg(long)]
         sfen: Option<String>,
         /// Depth in plies (0 counts the position itself; at most 64).
@@ -43,12 +45,18 @@ enum Command {
     },
     /// Solves a tsume problem (the side to move mates) or a whole TSV suite.
     Mate {
-        /// The game: shogi or minishogi.
-        #[arg(long, default_value = "shogi")]
-        variant: String,
-        /// Time limit per problem in milliseconds (default: none; 10000 for a suite).
+        /// The game: shogi, minishogi or nanashogi (default: told by the board size of the SFEN,
+        /// or of the suite's first row).
+        #[arg(long)]
+        variant: Option<String>,
+        /// Time limit per problem in milliseconds (default: none; 10000 for a suite unless
+        /// --nodes is given).
         #[arg(long)]
         time: Option<u64>,
+        /// Node limit per problem (default: none); unlike time, it gives the same answer on any
+        /// machine.
+        #[arg(long)]
+        nodes: Option<u64>,
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 256)]
         hash: usize,
@@ -87,8 +95,8 @@ enum Command {
         /// The game: shogi, minishogi or nanashogi.
         #[arg(long, default_value = "minishogi")]
         variant: String,
-        /// Number of games (openings are played twice, colours swapped).
-        #[arg(long, default_value_t = 20)]
+        /// Number of games (openings are played twice, colours swapped); at least 1.
+        #[arg(long, default_value_t = 20, value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
         games: usize,
         /// Milliseconds per move.
         #[arg(long, default_value_t = 100)]
@@ -96,11 +104,11 @@ enum Command {
         /// Random opening plies.
         #[arg(long, default_value_t = 4)]
         opening_plies: usize,
-        /// Threads of player A.
-        #[arg(long, default_value_t = 1)]
+        /// Threads of player A (1 to 256).
+        #[arg(long, default_value_t = 1, value_parser = threads_parser())]
         threads_a: usize,
-        /// Threads of player B.
-        #[arg(long, default_value_t = 1)]
+        /// Threads of player B (1 to 256).
+        #[arg(long, default_value_t = 1, value_parser = threads_parser())]
         threads_b: usize,
         /// Player A searches plain alpha-beta (no selective search).
         #[arg(long)]
@@ -117,7 +125,8 @@ enum Command {
         /// The game: shogi, minishogi or nanashogi.
         #[arg(long, default_value = "shogi")]
         variant: String,
-        /// The position (default: the game's start).
+        /// The position: `startpos` (the default) or an SFEN, optionally after the word `sfen`,
+        /// and optionally followed by `moves …` as in USI's `position` command.
         #[arg(long)]
         sfen: Option<String>,
         /// Moves played from that position, in USI notation.
@@ -137,11 +146,76 @@ enum Command {
     },
 }
 
-fn perft_command<P: Position>(sfen: Option<&str>, depth: u32) -> Result<(), String> {
-    let pos = match sfen {
-        Some(s) => P::from_sfen(s).map_err(|e| format!("bad SFEN: {e}"))?,
-        None => P::startpos(),
+/// The accepted thread counts, as for the USI option `Threads`.
+fn threads_parser() -> RangedU64ValueParser<usize> {
+    let (min, max) = tsubame::usi::options::THREADS_RANGE;
+    RangedU64ValueParser::<usize>::new().range(min..=max)
+}
+
+/// The game whose board an SFEN describes, told by its number of ranks (9, 5 or 3).
+fn variant_of_sfen(sfen: &str) -> Option<&'static str> {
+    let text = sfen.trim();
+    let text = text.strip_prefix("sfen ").unwrap_or(text);
+    let board = text.split_whitespace().next()?;
+    match board.split('/').count() {
+        9 => Some("shogi"),
+        5 => Some("minishogi"),
+        3 => Some("nanashogi"),
+        _ => None,
+    }
+}
+
+/// The game of `tsubame mate`: `--variant` if given, else told by the SFEN or by the suite's first
+/// row.
+fn mate_variant(variant: Option<String>, file: Option<&str>, sfen: &str) -> Result<String, String> {
+    if let Some(v) = variant {
+        return Ok(v);
+    }
+    let (first, source) = match file {
+        Some(f) => {
+            let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}"))?;
+            let row = text
+                .lines()
+                .skip(1)
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("")
+                .split('\t')
+                .next()
+                .unwrap_or("")
+                .to_string();
+            (row, format!("the first row of {f}"))
+        }
+        None => (sfen.to_string(), "the SFEN".to_string()),
     };
+    variant_of_sfen(&first).map(str::to_string).ok_or_else(|| {
+        format!(
+            "cannot tell the game from {source} (a board of 9, 5 or 3 ranks expected); \
+             give --variant shogi, minishogi or nanashogi"
+        )
+    })
+}
+
+/// Checks that `path` can be written, before a long computation whose result goes there; leaves
+/// an existing file as it is.
+fn check_writable(path: &std::path::Path) -> Result<(), String> {
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
+fn perft_command<P: Position>(sfen: Option<&str>, depth: u32) -> Result<(), String> {
+    let (mut pos, moves) = tsubame::analyse::position_arg::<P>(sfen)?;
+    for m in &moves {
+        let mv = pos.parse_move(m).map_err(|e| e.to_string())?;
+        pos.play(mv);
+    }
     usi::check_perft_depth(depth)?;
     let start = Instant::now();
     let never = std::sync::atomic::AtomicBool::new(false);
@@ -197,15 +271,19 @@ fn run(command: Option<Command>) -> Result<(), String> {
         Some(Command::Mate {
             variant,
             time,
+            nodes,
             hash,
             file,
             sfen,
         }) => {
+            let sfen = sfen.join(" ");
+            let variant = mate_variant(variant, file.as_deref(), &sfen)?;
             let args = mate_cli::Args {
                 time,
+                nodes,
                 hash,
                 file,
-                sfen: sfen.join(" "),
+                sfen,
             };
             match variant.to_ascii_lowercase().as_str() {
                 "shogi" => mate_cli::run::<Shogi>(&args),
@@ -272,7 +350,7 @@ fn run(command: Option<Command>) -> Result<(), String> {
                 other => return Err(format!("unknown variant '{other}'")),
             };
             println!(
-                "A ({a:?}) vs B ({b:?}): +{} ={} -{}, {:.1}% for A, {:+.0} Elo",
+                "A ({a}) vs B ({b}): +{} ={} -{}, {:.1}% for A, {:+.0} Elo",
                 score.wins,
                 score.draws,
                 score.losses,
@@ -296,6 +374,7 @@ fn run(command: Option<Command>) -> Result<(), String> {
         },
         Some(Command::Solve { game, out }) => match game.to_ascii_lowercase().as_str() {
             "nanashogi" | "nana" => {
+                check_writable(&out).map_err(|e| format!("{e}; nothing computed"))?;
                 let show = std::io::stderr().is_terminal();
                 for line in tsubame::games::nana::tablebase::solve(Some(&out), show)? {
                     println!("{line}");

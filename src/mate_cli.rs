@@ -11,6 +11,8 @@ use tsubame::mate::{Fallback, MateLimits, MateReport, MateResult, solve_in};
 pub struct Args {
     /// Time limit per problem in milliseconds.
     pub time: Option<u64>,
+    /// Node limit per problem.
+    pub nodes: Option<u64>,
     /// Table size in MiB.
     pub hash: usize,
     /// A TSV suite.
@@ -57,11 +59,12 @@ pub fn run<P: Position>(args: &Args) -> Result<(), String> {
             if args.sfen.trim().is_empty() {
                 return Err("give an SFEN or --file".into());
             }
-            let pos = P::from_sfen(&args.sfen).map_err(|e| format!("bad SFEN: {e}"))?;
+            let pos = P::from_sfen(&args.sfen)
+                .map_err(|e| format!("bad {} SFEN: {e} (is --variant right?)", P::NAME))?;
             let limits = MateLimits {
                 time: args.time.map(Duration::from_millis),
                 hash_mib: args.hash,
-                nodes: None,
+                nodes: args.nodes,
             };
             let r = run_one(&pos, &mut table, &limits, true);
             match &r.result {
@@ -98,11 +101,16 @@ pub fn run<P: Position>(args: &Args) -> Result<(), String> {
 fn suite<P: Position>(file: &str, args: &Args, table: &mut Table) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
     let limits = MateLimits {
-        time: Some(Duration::from_millis(args.time.unwrap_or(10_000))),
+        time: match (args.time, args.nodes) {
+            (Some(ms), _) => Some(Duration::from_millis(ms)),
+            (None, Some(_)) => None,
+            (None, None) => Some(Duration::from_millis(10_000)),
+        },
         hash_mib: args.hash,
-        nodes: None,
+        nodes: args.nodes,
     };
     let (mut solved, mut wrong, mut unsolved, mut total_nodes) = (0, 0, 0, 0u64);
+    let mut bad_rows = Vec::new();
     let mut total_time = 0.0;
     println!(
         "{:>3} {:>6} {:>9} {:>7} {:>12} {:>9}  status",
@@ -122,7 +130,7 @@ fn suite<P: Position>(file: &str, args: &Args, table: &mut Table) -> Result<(), 
             Ok(p) => p,
             Err(e) => {
                 println!("{:>3} bad SFEN: {e}", i + 1);
-                unsolved += 1;
+                bad_rows.push(i + 1);
                 continue;
             }
         };
@@ -172,9 +180,24 @@ fn suite<P: Position>(file: &str, args: &Args, table: &mut Table) -> Result<(), 
         }
     }
     println!(
-        "summary: solved {solved}, wrong length {wrong}, unsolved {unsolved}, total {} problems, \
-         total time {total_time:.3} s, total nodes {total_nodes}",
-        solved + wrong + unsolved
+        "summary: solved {solved}, wrong length {wrong}, unsolved {unsolved}, bad SFEN {}, \
+         total {} problems, total time {total_time:.3} s, total nodes {total_nodes}",
+        bad_rows.len(),
+        solved + wrong + unsolved + bad_rows.len()
     );
-    Ok(())
+    if bad_rows.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<String> = bad_rows.iter().take(10).map(usize::to_string).collect();
+    Err(format!(
+        "{} of the rows of {file} are not {} SFEN (rows {}{}); is --variant right?",
+        bad_rows.len(),
+        P::NAME,
+        shown.join(", "),
+        if bad_rows.len() > shown.len() {
+            ", …"
+        } else {
+            ""
+        }
+    ))
 }

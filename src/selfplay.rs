@@ -20,6 +20,23 @@ pub struct Player {
     pub pruning: bool,
 }
 
+impl std::fmt::Display for Player {
+    /// For people: e.g. "2 threads, plain alpha-beta".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} thread{}, {}",
+            self.threads,
+            if self.threads == 1 { "" } else { "s" },
+            if self.pruning {
+                "full search"
+            } else {
+                "plain alpha-beta"
+            }
+        )
+    }
+}
+
 /// How a self-play match is run.
 #[derive(Clone, Copy, Debug)]
 pub struct MatchConfig {
@@ -198,4 +215,23 @@ pub fn run_match<G: SearchGame>(
         ));
     }
     score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn players_are_described_in_words() {
+        let one = Player {
+            threads: 1,
+            pruning: true,
+        };
+        let two = Player {
+            threads: 2,
+            pruning: false,
+        };
+        assert_eq!(one.to_string(), "1 thread, full search");
+        assert_eq!(two.to_string(), "2 threads, plain alpha-beta");
+    }
 }

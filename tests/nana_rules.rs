@@ -1,4 +1,4 @@
-//! Rules of nana shogi (RULES.md §3) on hand-built positions, SFEN round trips and malformed input.
+//! Rules of nana shogi (docs/rules.md §4) on hand-built positions, SFEN round trips and malformed input.
 //!
 //! Squares are `<file><rank>`: file 1 is Black's right, rank `a` White's back rank. In an SFEN board
 //! each rank is written from file 3 down to file 1.

@@ -12,6 +12,8 @@ of its own moves it misbehaves in the way its script asks for:
 
 Command-line options: --after N (own moves played normally first, default 2), --sleep SECONDS
 (for slow), --black-score CP (report `info score cp` of CP for Black, from its own side).
+Every script announces a `Threads` option (1 to 8) and refuses other values with
+`info string error: …`.
 """
 
 import sys
@@ -63,11 +65,16 @@ def main(mode, name):
             say("id name " + name)
             say("id author tsubame tests")
             say("option name USI_Variant type combo default shogi var shogi var minishogi")
+            say("option name Threads type spin default 1 min 1 max 8")
             say("usiok")
         elif cmd == "isready":
             say("readyok")
         elif cmd == "setoption" and len(words) >= 5 and words[2].lower() == "usi_variant":
             variant = words[4].lower()
+        elif cmd == "setoption" and len(words) >= 5 and words[2].lower() == "threads":
+            # Refuses an out-of-range value the way tsubame does.
+            if not words[4].isdigit() or not 1 <= int(words[4]) <= 8:
+                say("info string error: Threads %s is out of range 1..8" % words[4])
         elif cmd == "position":
             side, ply = side_and_ply(line[len("position"):])
         elif cmd == "go":

@@ -26,7 +26,7 @@ pyffish.start_fen() writes the start a little differently, `rbsgk/4p/5/P4/KGSBR[
 
 Pawn-drop mate. pyffish's legal_moves() includes pawn drops that checkmate:
 Fairy-Stockfish does not remove them from its move list but scores such a mate as
-a loss for the side that dropped the pawn. RULES.md makes them illegal, so
+a loss for the side that dropped the pawn. docs/rules.md makes them illegal, so
 legal_moves() below removes a pawn drop when it gives check and leaves the
 opponent without a legal reply (asked of pyffish itself).
 """
@@ -245,7 +245,7 @@ def occupant(sfen: str, square: str) -> str:
 
 
 def legal_moves(sfen: str) -> dict[str, str]:
-    """Legal moves of a USI minishogi SFEN under RULES.md, as {usi_move: pyffish_move}.
+    """Legal moves of a USI minishogi SFEN under docs/rules.md, as {usi_move: pyffish_move}.
 
     pyffish's list, minus a pawn drop that checkmates (see the module docstring).
     A dropped pawn checks only from the square right in front of the enemy king, so

@@ -8,7 +8,7 @@ What it checks:
 - that for at least 20,000 distinct positions from biased random play (fixed seed;
   from the start position and from the SFENs of engine-tests/data/perft-minishogi.tsv)
   tsubame's `go perft 1` lists exactly the legal moves pyffish generates, minus
-  checkmating pawn drops (pyffish lists them; RULES.md forbids them, see
+  checkmating pawn drops (pyffish lists them; docs/rules.md forbids them, see
   fsf_minishogi.py), and that `Nodes searched` equals the number of moves listed.
 
 The engine tests are marked xfail only when the engine answers
@@ -41,7 +41,7 @@ from usi_engine import VariantUnsupported
 
 START_SFEN = "rbsgk/4p/5/P4/KGSBR b - 1"
 
-# The 14 legal first moves, read off RULES.md section 2 by hand (not by any program):
+# The 14 legal first moves, read off docs/rules.md section 3 by hand (not by any program):
 # K 5e-4d; G 4e-4d, 4e-3d; S 3e-4d, 3e-3d, 3e-2d; B 2e-1d, 2e-3d, 2e-4c, 2e-5b;
 # R 1e-1d, 1e-1c, 1e-1b; P 5d-5c.
 START_MOVES = {

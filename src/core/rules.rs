@@ -53,7 +53,7 @@ pub enum EnteringKingRule {
     /// CSA 27-point rule: 28 points for Black, 27 for White.
     #[default]
     CsaRule27,
-    /// CSA 24-point rule as RULES.md fixes it: 31 points for either side to declare.
+    /// CSA 24-point rule as docs/rules.md fixes it: 31 points for either side to declare.
     CsaRule24,
     /// No declaration.
     NoEnteringKing,

@@ -1,4 +1,4 @@
-//! Nana shogi (3×3), Georg Dunkel's game as RULES.md §3 fixes it.
+//! Nana shogi (3×3), Georg Dunkel's game as docs/rules.md §4 fixes it.
 //!
 //! Each player owns a king and two cubes, an orthogonal one (R → C → W → I) and a diagonal one
 //! (B → T → M → D); a cube turns to its next state after every board move. The game opens with both

@@ -275,12 +275,32 @@ impl Engine {
             .map(|(k, v, _)| (k.clone(), v.clone()))
             .chain(self.config.options.iter().cloned())
             .collect();
-        for (k, v) in options {
+        for (k, v) in &options {
             self.send(&format!("setoption name {k} value {v}"))
                 .map_err(|_| format!("{name}: cannot write to the engine"))?;
         }
-        self.sync(ready_timeout, stop)
-            .map_err(|e| format!("{name}: no readyok ({})", describe(e)))
+        // An engine refuses a setting with `info string error: …` (a USI convention, not part of
+        // the protocol proper); playing on would play with settings nobody asked for.
+        self.send("isready")
+            .map_err(|_| format!("{name}: cannot write to the engine"))?;
+        let deadline = Instant::now() + ready_timeout;
+        let mut refusals = Vec::new();
+        self.wait_for(deadline, stop, |line| {
+            if let Some(message) = refusal(line) {
+                refusals.push(message.to_string());
+            }
+            line.trim() == "readyok"
+        })
+        .map_err(|e| format!("{name}: no readyok ({})", describe(e)))?;
+        if refusals.is_empty() {
+            return Ok(());
+        }
+        let sent: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        Err(format!(
+            "{name} refused its settings ({}): {}",
+            sent.join(" "),
+            refusals.join("; ")
+        ))
     }
 
     /// Whether the engine announced an option of this name (case-insensitive).
@@ -390,6 +410,18 @@ impl Drop for Engine {
     }
 }
 
+/// The message of an `info string error: …` line (how an engine refuses a command), if `line`
+/// is one.
+fn refusal(line: &str) -> Option<&str> {
+    let rest = line.trim().strip_prefix("info")?.trim_start();
+    let rest = rest.strip_prefix("string")?.trim_start();
+    let message = rest.strip_prefix("error")?;
+    if !message.is_empty() && !message.starts_with([':', ' ']) {
+        return None;
+    }
+    Some(message.strip_prefix(':').unwrap_or(message).trim())
+}
+
 /// A short description of a failed wait.
 pub fn describe(e: WaitError) -> &'static str {
     match e {
@@ -440,5 +472,17 @@ mod tests {
         assert!(EngineConfig::parse(&words(&["name=x"])).is_err());
         assert!(EngineConfig::parse(&words(&["cmd=x", "colour=red"])).is_err());
         assert!(EngineConfig::parse(&words(&["cmd=x", "oops"])).is_err());
+    }
+
+    #[test]
+    fn refusals_are_recognised() {
+        assert_eq!(
+            refusal("info string error: Threads must be at least 1"),
+            Some("Threads must be at least 1")
+        );
+        assert_eq!(refusal("  info  string error bad value"), Some("bad value"));
+        assert_eq!(refusal("info string errors are fine"), None);
+        assert_eq!(refusal("info string hash 64 MiB"), None);
+        assert_eq!(refusal("info depth 1 score cp 0"), None);
     }
 }

@@ -27,7 +27,7 @@ struct Cli {
     /// An engine (give two or more): words `cmd=PROGRAM` (split at spaces into program and
     /// arguments), `arg=ARG` (repeatable), `name=NAME`, `dir=WORKDIR`, `stderr=FILE` (append the
     /// engine's standard error there; default: discarded), `option.NAME=VALUE` (a `setoption`,
-    /// repeatable).
+    /// repeatable; an engine answering `info string error` to its settings stops the runner).
     #[arg(long = "engine", value_name = "SETTING", num_args = 1.., action = ArgAction::Append, required = true)]
     engine: Vec<String>,
 

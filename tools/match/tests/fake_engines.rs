@@ -1,5 +1,5 @@
 //! Drives the runner with the fake engines of `engine-tests/fake-engines` and checks that each
-//! misbehaviour is adjudicated as RULES.md says.
+//! misbehaviour is adjudicated as docs/rules.md says.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -685,4 +685,44 @@ fn sprt_stops_the_match() {
         "{stdout}"
     );
     assert!(stdout.contains("H1 accepted"), "{stdout}");
+}
+
+#[test]
+fn a_refused_setting_stops_the_match_before_it_starts() {
+    let out = out_dir("refused-option");
+    let output = runner(
+        &out,
+        &[
+            "--engine".into(),
+            engine("repeater"),
+            "--engine".into(),
+            engine("resigner"),
+            "option.Threads=0".into(),
+        ],
+    )
+    .output()
+    .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("resigner refused its settings"), "{stderr}");
+    assert!(stderr.contains("Threads=0"), "{stderr}");
+    assert!(
+        stderr.contains("Threads 0 is out of range 1..8"),
+        "{stderr}"
+    );
+    assert!(!out.join("results.tsv").exists() || rows(&out).is_empty());
+    // An accepted value plays as usual.
+    let (rows, _) = play(
+        "accepted-option",
+        &[
+            "--engine",
+            &engine("repeater"),
+            "option.Threads=2",
+            "--engine",
+            &engine("resigner"),
+            "--games",
+            "2",
+        ],
+    );
+    assert_eq!(rows.len(), 2);
 }

@@ -1,7 +1,8 @@
 //! Smoke test: tsubame against itself in each game at a fast time control.
 //!
 //! Needs the engine binary next to the runner's (`cargo build --release --workspace`, or
-//! `cargo test --release --workspace`, which builds it).
+//! `cargo test --profile fast-test --workspace` as tools/test-all runs it, which builds it next
+//! to the runner).
 
 use std::path::PathBuf;
 use std::process::Command;
