@@ -148,7 +148,7 @@ enum Command {
 
 /// The accepted thread counts, as for the USI option `Threads`.
 fn threads_parser() -> RangedU64ValueParser<usize> {
-    let (min, max) = tsubame::usi::options::THREADS_RANGE;
+    let (min, max) = tsubame::usi::options::threads_range();
     RangedU64ValueParser::<usize>::new().range(min..=max)
 }
 
