@@ -10,4 +10,5 @@ pub mod repetition;
 pub mod rules;
 pub mod sfen;
 pub mod square;
+pub mod zeroed;
 pub mod zobrist;

@@ -182,7 +182,14 @@ pub fn solve_in<P: Position>(
             exact: false,
         };
     }
-    table.clear();
+    if !table.clear_unless_stopped(stop) {
+        return MateReport {
+            result: MateResult::Timeout,
+            nodes: 0,
+            time: start.elapsed(),
+            exact: false,
+        };
+    }
     // Deep lines recurse deeply: run on a thread with a generous stack.
     let run = || solve_inner(pos, table, limits, stop, info, start, fallback);
     let outcome = std::thread::scope(|s| {

@@ -9,7 +9,10 @@
 //! on a repetition on the current path is stored only with a hash of that path and is used for
 //! nothing else.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::core::moves::Move;
+use crate::core::zeroed::ZeroedSlice;
 
 /// Proof or disproof number "infinity".
 pub const INF: u32 = 1 << 30;
@@ -129,6 +132,9 @@ struct Entry {
     best: u16,
 }
 
+// SAFETY: integers only; all zero is a valid entry.
+unsafe impl bytemuck::Zeroable for Entry {}
+
 const BUCKET: usize = 8;
 
 /// The board keys of one bucket's entries (0: empty), in one cache line, so that a lookup reads
@@ -137,11 +143,19 @@ const BUCKET: usize = 8;
 #[repr(align(64))]
 struct Tags([u64; BUCKET]);
 
+// SAFETY: integers only; all zero is a bucket of empty slots.
+unsafe impl bytemuck::Zeroable for Tags {}
+
+/// Buckets whose tags are emptied between two reads of the stop flag (1 MiB of tags).
+const CLEAR_SLICE: usize = 1 << 14;
+
 /// The transposition table.
 pub struct Table {
-    tags: Vec<Tags>,
-    entries: Vec<Entry>,
+    tags: ZeroedSlice<Tags>,
+    entries: ZeroedSlice<Entry>,
     mask: usize,
+    /// False while no entry has been stored since the table was made or emptied.
+    used: bool,
 }
 
 impl Table {
@@ -164,25 +178,39 @@ impl Table {
             buckets.next_power_of_two() / 2
         };
         let fail = |e| format!("cannot allocate a mate table of {mib} MiB: {e}");
-        // Both parts are reserved before either is filled: filling touches the memory.
-        let mut entries = Vec::new();
-        entries.try_reserve_exact(buckets * BUCKET).map_err(fail)?;
-        let mut tags = Vec::new();
-        tags.try_reserve_exact(buckets).map_err(fail)?;
-        entries.resize(buckets * BUCKET, Entry::default());
-        tags.resize(buckets, Tags::default());
+        // Untouched zero pages: made at once, touched only as the solver uses them.
+        let entries = ZeroedSlice::new(buckets * BUCKET).map_err(fail)?;
+        let tags = ZeroedSlice::new(buckets).map_err(fail)?;
         Ok(Table {
             tags,
             entries,
             mask: buckets - 1,
+            used: false,
         })
     }
 
     /// Empties the table (each solve starts from an empty table, so its answer does not depend on
     /// earlier solves).
     pub fn clear(&mut self) {
-        self.tags.fill(Tags::default());
-        self.entries.fill(Entry::default());
+        let never = AtomicBool::new(false);
+        self.clear_unless_stopped(&never);
+    }
+
+    /// Empties the table slice by slice, reading `stop` between slices; false when `stop` was set
+    /// before the end (the table then still counts as used). Emptying the tags is enough: a slot
+    /// whose tag is 0 is free, and an entry is rewritten whole when a slot is taken.
+    pub fn clear_unless_stopped(&mut self, stop: &AtomicBool) -> bool {
+        if !self.used {
+            return true;
+        }
+        for slice in self.tags.chunks_mut(CLEAR_SLICE) {
+            if stop.load(Ordering::Relaxed) {
+                return false;
+            }
+            slice.fill(Tags::default());
+        }
+        self.used = false;
+        true
     }
 
     /// Bytes allocated.
@@ -318,6 +346,7 @@ impl Table {
 
     /// The entry of (`board`, `hand`), or a fresh one replacing the least valuable of the bucket.
     fn slot(&mut self, board: u64, hand: u64) -> &mut Entry {
+        self.used = true;
         let tag = Self::tag(board);
         let b = self.bucket(board);
         let tags = &mut self.tags[b].0;

@@ -16,6 +16,7 @@
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use crate::core::moves::Move;
+use crate::core::zeroed::ZeroedSlice;
 
 /// How a stored value bounds the true value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -50,9 +51,12 @@ struct Bucket {
     words: [AtomicU64; 2 * ENTRIES_PER_BUCKET],
 }
 
+// SAFETY: a bucket is atomic integers only, and all zero is a valid (empty) bucket.
+unsafe impl bytemuck::Zeroable for Bucket {}
+
 /// The shared table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: ZeroedSlice<Bucket>,
     generation: AtomicU8,
 }
 
@@ -90,13 +94,9 @@ impl TranspositionTable {
     /// had.
     pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
         let count = (mib.saturating_mul(1024 * 1024) / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        buckets
-            .try_reserve_exact(count)
-            .map_err(|e| format!("cannot allocate {mib} MiB: {e}"))?;
-        buckets.resize_with(count, || Bucket {
-            words: Default::default(),
-        });
+        // Untouched zero pages: made at once, touched only as the search uses them.
+        let buckets =
+            ZeroedSlice::new(count).map_err(|e| format!("cannot allocate {mib} MiB: {e}"))?;
         Ok(TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
@@ -110,7 +110,7 @@ impl TranspositionTable {
 
     /// Empties the table (for `usinewgame`).
     pub fn clear(&self) {
-        for b in &self.buckets {
+        for b in self.buckets.iter() {
             for w in &b.words {
                 w.store(0, Ordering::Relaxed);
             }

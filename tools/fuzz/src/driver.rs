@@ -645,6 +645,8 @@ impl Driver {
             .outstanding
             .iter()
             .any(|s| !s.stopped && (s.waits_for_stop || !s.bounded))
+            // A perft deeper than the fuzzer counts may run for hours.
+            || self.perfts.iter().any(Option::is_none)
         {
             self.send_line(b"stop")?;
         }
