@@ -41,8 +41,11 @@ impl Go {
         }
         self.depth.is_some_and(|d| d <= 6)
             || self.nodes.is_some_and(|n| n <= 300_000)
-            || self.movetime.is_some_and(|t| t <= 3000)
-            || self.clock.is_some_and(|t| t <= 3000)
+            // `movetime` replaces the clock when both are given.
+            || match self.movetime {
+                Some(t) => t <= 3000,
+                None => self.clock.is_some_and(|t| t <= 3000),
+            }
     }
 }
 
@@ -343,6 +346,10 @@ mod tests {
         };
         assert!(!g.bad && g.bounded(), "negative clocks count as 0");
         assert_eq!(classify(b"go movetime mate -1 btime ponder"), Cmd::Raw);
+        let Cmd::Go(g) = classify(b"go movetime 4294967296 winc 1") else {
+            panic!()
+        };
+        assert!(!g.bounded(), "movetime replaces the clock");
         assert_eq!(classify(b"go depth +3"), Cmd::Raw);
         let Cmd::Go(g) = classify(b"go mate infinite") else {
             panic!()
