@@ -167,7 +167,7 @@ impl Engine {
             "usinewgame" => {
                 self.finish_search();
                 if self.tables.made().is_some() {
-                    self.tables.tt.clear();
+                    self.tables.renew_search_table();
                 }
             }
             "setoption" => self.setoption(rest),

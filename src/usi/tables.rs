@@ -7,8 +7,11 @@
 //! - for `go mate`, the mate table takes the whole budget and the search table is freed.
 //!
 //! Tables are allocated when first needed (at `isready`, or at the first `go` if no `isready` came;
-//! `usi` allocates nothing) and again when the budget or the use changes; the old tables are freed
-//! first, so the peak stays within the budget. Allocation is fallible: a size that cannot be had is
+//! `usi` allocates nothing) and again when the budget or the use changes. Tables are mapped as zero
+//! pages the system fills on first use (see [`crate::core::zeroed`]), so making one is immediate
+//! and its memory in use grows only as it is used; the old tables are released (on a helper
+//! thread, so that unmapping them does not hold up `stop`) before the new ones are used, so the
+//! memory in use stays within the budget. Allocation is fallible: a size that cannot be had is
 //! reported and the last good size kept.
 
 use std::sync::{Arc, Mutex};
@@ -49,6 +52,16 @@ fn minimal() -> (Arc<TranspositionTable>, Arc<Mutex<Table>>) {
     )
 }
 
+/// Frees `tables` on a helper thread: unmapping a large table whose pages were used takes a
+/// while, and the command loop must go on reading `stop`. (The new tables are untouched zero
+/// pages, so the memory in use does not grow meanwhile.) Should the thread not start, they are
+/// freed here.
+fn drop_in_background<T: Send + 'static>(tables: T) {
+    let _ = std::thread::Builder::new()
+        .name("free-tables".into())
+        .spawn(move || drop(tables));
+}
+
 impl Default for Tables {
     fn default() -> Self {
         let (tt, mate) = minimal();
@@ -66,14 +79,30 @@ impl Tables {
         self.made
     }
 
+    /// Empties the search table for a new game: an empty table of the same size (made at once)
+    /// replaces it, and the old one is freed on a helper thread, so that neither writing nor
+    /// freeing a large table holds up the commands that follow.
+    pub fn renew_search_table(&mut self) {
+        match self.tt.emptied() {
+            Ok(fresh) => {
+                drop_in_background(std::mem::replace(&mut self.tt, Arc::new(fresh)));
+            }
+            Err(_) => self.tt.clear(),
+        }
+    }
+
     /// Makes the tables for `what` within `mib` MiB unless they are already so. The old tables are
-    /// freed first. On failure the tables are left minimal and the error is returned.
+    /// released first. On failure the tables are left minimal and the error is returned.
     pub fn prepare(&mut self, what: Use, mib: usize) -> Result<(), String> {
         if self.made == Some((what, mib)) {
             return Ok(());
         }
         self.made = None;
-        (self.tt, self.mate) = minimal();
+        let (tt, mate) = minimal();
+        drop_in_background((
+            std::mem::replace(&mut self.tt, tt),
+            std::mem::replace(&mut self.mate, mate),
+        ));
         let (tt, mate) = match what {
             Use::Search => {
                 let share = mate_share_mib(mib);
@@ -95,6 +124,21 @@ impl Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::moves::Move;
+    use crate::search::tt::Bound;
+
+    #[test]
+    fn a_new_game_gets_an_empty_search_table_of_the_same_size() {
+        let mut t = Tables::default();
+        t.prepare(Use::Search, 32).unwrap();
+        let key = 0x1234_5678_9abc_def0;
+        t.tt.store(key, Move::NONE, 17, 5, 3, Bound::Exact);
+        assert!(t.tt.probe(key).is_some());
+        let size = t.tt.size_mib();
+        t.renew_search_table();
+        assert_eq!(t.tt.size_mib(), size);
+        assert!(t.tt.probe(key).is_none());
+    }
 
     #[test]
     fn tables_stay_within_the_budget() {
