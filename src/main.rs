@@ -219,7 +219,8 @@ fn perft_command<P: Position>(sfen: Option<&str>, depth: u32) -> Result<(), Stri
     usi::check_perft_depth(depth)?;
     let start = Instant::now();
     let never = std::sync::atomic::AtomicBool::new(false);
-    usi::perft_report(&pos, depth, &never, &mut |line| println!("{line}"));
+    let last = usi::perft_report(&pos, depth, &never, &mut |line| println!("{line}"));
+    println!("{last}");
     eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
     Ok(())
 }

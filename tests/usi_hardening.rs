@@ -283,3 +283,26 @@ fn stop_after_a_found_mate_and_with_many_threads_is_answered() {
     }
     e.quit_within(WAIT);
 }
+
+/// A malformed `go ponder` (or `go infinite`) still holds its bestmove back until `stop`, as the
+/// GUI that sent it expects; a clock value too large for a signed number is still a number.
+#[test]
+fn a_malformed_ponder_is_still_held_until_stop() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go btime x ponder");
+    e.until("info string error:");
+    // Nothing but info lines until the stop: a bestmove here would come before it.
+    e.send("isready");
+    let got = e.until("readyok");
+    assert!(!has(&got, "bestmove"), "{got:?}");
+    e.send("stop");
+    e.until("bestmove");
+    e.send("go binc 18446744073709551615 ponder");
+    e.send("isready");
+    let got = e.until("readyok");
+    assert!(!has(&got, "error") && !has(&got, "bestmove"), "{got:?}");
+    e.send("stop");
+    e.until("bestmove");
+    e.quit_within(WAIT);
+}

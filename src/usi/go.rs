@@ -86,9 +86,10 @@ pub fn parse(args: &str) -> Result<(GoParams, Vec<String>), String> {
     let word = |i: usize| words.get(i + 1).copied().unwrap_or("");
     // A clock value: whole milliseconds, negative ones read as 0.
     let num = |i: usize, name: &str| -> Result<u64, String> {
-        word(i)
-            .parse::<i64>()
+        let w = word(i);
+        w.parse::<i64>()
             .map(|v| v.max(0) as u64)
+            .or_else(|_| w.parse::<u64>())
             .map_err(|_| format!("go {name} needs a number, got '{}'", excerpt(word(i), 40)))
     };
     // A limit: a whole number of 0 or more.
@@ -175,6 +176,10 @@ mod tests {
         let c = parse("binc 7").unwrap().0.clock(Color::White, 0);
         assert!(crate::search::time::budget(&c, &Default::default()).is_some());
         assert!(!parse("depth 3").unwrap().0.clock_given);
+        assert_eq!(
+            parse("binc 18446744073709551615").unwrap().0.inc[0],
+            u64::MAX
+        );
         let (p, _) = parse("ponder btime 0 wtime 0 byoyomi 1000").unwrap();
         assert!(p.ponder && p.byoyomi == 1000);
         let (p, _) = parse("searchmoves 7g7f 2g2f depth 3").unwrap();

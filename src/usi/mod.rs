@@ -131,7 +131,7 @@ impl Engine {
 
     /// True while a search thread is running.
     pub fn searching(&self) -> bool {
-        self.search.as_ref().is_some_and(|h| !h.is_finished())
+        self.search.as_ref().is_some_and(|h| !h.is_finished()) && !self.out.has_answered()
     }
 
     /// Asks the running search to stop, as `stop` does.
@@ -148,8 +148,9 @@ impl Engine {
         }
     }
 
-    /// Clears the stop flags for a new search.
+    /// Clears the stop flags for a new search (whose answer is then still to come).
     fn clear_stop(&self) {
+        self.out.expect_answer();
         self.stop_asked.store(false, Ordering::SeqCst);
         self.shared.stop.store(false, Ordering::SeqCst);
     }
@@ -217,7 +218,10 @@ impl Engine {
 
     fn isready(&mut self) {
         if !self.searching() {
-            self.search = None;
+            // Answered: its thread is ending, if not gone.
+            if let Some(h) = self.search.take() {
+                let _ = h.join();
+            }
             let what = self.tables.made().map_or(Use::Search, |(what, _)| what);
             self.prepare_tables(what);
             self.update_nana_table();
@@ -389,9 +393,16 @@ impl Engine {
                 return;
             }
             Err(e) => {
-                // Still exactly one bestmove: a quick, shallow search.
+                // Still exactly one bestmove: a quick, shallow search, held back as the command
+                // asked when it says `ponder` or `infinite` (the GUI then sends stop or ponderhit).
+                let words: Vec<&str> = rest.split_ascii_whitespace().collect();
+                let hold = ["ponder", "infinite"]
+                    .into_iter()
+                    .filter(|w| words.contains(w))
+                    .collect::<Vec<_>>()
+                    .join(" ");
                 self.error(&format!("{e}; answering with a depth-1 search"));
-                go::parse("depth 1").expect("a fixed go parses")
+                go::parse(&format!("depth 1 {hold}")).expect("a fixed go parses")
             }
         };
         for w in warnings {
@@ -501,7 +512,8 @@ impl PerftJob {
             .stack_size(64 << 20)
             .spawn(move || {
                 let out = self.out.clone();
-                perft_report(&pos, self.depth, &self.shared.stop, &mut |l| out.line(l));
+                let last = perft_report(&pos, self.depth, &self.shared.stop, &mut |l| out.line(l));
+                out.answer(&last);
             })
     }
 }
@@ -558,7 +570,7 @@ impl MateJob {
                 "checkmate nomate".into()
             }
         };
-        self.out.line(&line);
+        self.out.answer(&line);
     }
 }
 
@@ -682,7 +694,7 @@ impl SearchJob {
                 },
             }
         };
-        self.out.line(&text);
+        self.out.answer(&text);
     }
 }
 
@@ -768,29 +780,29 @@ pub fn check_perft_depth(depth: u32) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs perft to `depth` (at most [`MAX_PERFT_DEPTH`], see [`check_perft_depth`]) and writes its
-/// lines through `say` as they come: one `<move>: <count>` per root move, then `Nodes searched:
-/// <total>`. Depth 0 counts the position itself: only `Nodes searched: 1`. When `stop` is set the
-/// count ends with an `info string` saying so, and no total is printed.
+/// Runs perft to `depth` (at most [`MAX_PERFT_DEPTH`], see [`check_perft_depth`]), writing one
+/// `<move>: <count>` line per root move through `say` as they come, and returns the final line:
+/// `Nodes searched: <total>`, or, when `stop` was set, an `info string` saying so (no total).
+/// Depth 0 counts the position itself: no move lines, `Nodes searched: 1`.
 pub fn perft_report<P: Position>(
     pos: &P,
     depth: u32,
     stop: &AtomicBool,
     say: &mut dyn FnMut(&str),
-) {
+) -> String {
     let end = divide_report(pos, depth, stop, &mut |mv, n| {
         say(&format!("{}: {n}", pos.move_to_usi(mv)))
     });
     match end {
-        DivideEnd::Done(total) => say(&format!("Nodes searched: {total}")),
+        DivideEnd::Done(total) => format!("Nodes searched: {total}"),
         DivideEnd::Stopped {
             counted,
             moves,
             leaves,
-        } => say(&format!(
+        } => format!(
             "info string perft {depth} stopped: {counted} of {moves} root moves counted, \
              {leaves} nodes below them; no total"
-        )),
+        ),
     }
 }
 

@@ -100,7 +100,7 @@ pub fn spawn_go(
                 {
                     std::thread::sleep(Duration::from_millis(1));
                 }
-                out.line(&match best {
+                out.answer(&match best {
                     None => "bestmove resign".to_string(),
                     Some((mv, _)) => match pv.get(1) {
                         Some(p) => format!("bestmove {} ponder {p}", pos.move_to_usi(mv)),

@@ -1,6 +1,7 @@
 //! Formatting of what the engine prints: `info` lines and `bestmove`.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::core::game::Position;
@@ -8,21 +9,46 @@ use crate::search::Report;
 use crate::search::value::usi_score;
 
 /// The engine's standard output, shared by the command loop and the search thread; each call
-/// writes whole lines and flushes.
+/// writes whole lines and flushes. It also notes when the running command has given its final
+/// answer (`bestmove`, `checkmate`, the end of a perft), so that the command loop treats the
+/// command as over from then on, even before its thread has ended.
 #[derive(Clone)]
-pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+pub struct Output {
+    writer: Arc<Mutex<Box<dyn Write + Send>>>,
+    answered: Arc<AtomicBool>,
+}
 
 impl Output {
     /// Wraps a writer.
     pub fn new(w: Box<dyn Write + Send>) -> Output {
-        Output(Arc::new(Mutex::new(w)))
+        Output {
+            writer: Arc::new(Mutex::new(w)),
+            answered: Arc::new(AtomicBool::new(false)),
+        }
     }
 
     /// Writes one line and flushes. A closed output (the GUI has gone) is ignored.
     pub fn line(&self, text: &str) {
-        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
         let _ = writeln!(w, "{text}");
         let _ = w.flush();
+    }
+
+    /// Writes the final answer of a command, noting first that it has been given (so that
+    /// whoever reads it finds the command over).
+    pub fn answer(&self, text: &str) {
+        self.answered.store(true, Ordering::SeqCst);
+        self.line(text);
+    }
+
+    /// Notes that a command is starting whose final answer is still to come.
+    pub fn expect_answer(&self) {
+        self.answered.store(false, Ordering::SeqCst);
+    }
+
+    /// True once the command started last has given its final answer.
+    pub fn has_answered(&self) -> bool {
+        self.answered.load(Ordering::SeqCst)
     }
 }
 
