@@ -670,14 +670,18 @@ fn sprt_stops_the_match() {
             "--sprt",
             "--byoyomi",
             "2000",
+            "--games",
+            "400",
         ],
     );
-    // The test decides after 20 pairs; the worker may already have begun the next pair,
-    // which is then finished too (a pair is never left half played).
+    // The test decides after 20 pairs. Pairs the workers began before the verdict reached
+    // them are finished too (a pair is never left half played): a few on a quiet machine,
+    // more on a loaded one, but the match stops far short of its 200 pairs.
     let pairs = rows.len() / 2;
     assert!(
-        rows.len() % 2 == 0 && (20..=21).contains(&pairs),
-        "{rows:?}"
+        rows.len() % 2 == 0 && (20..100).contains(&pairs),
+        "{} rows",
+        rows.len()
     );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
