@@ -306,3 +306,18 @@ fn a_malformed_ponder_is_still_held_until_stop() {
     e.until("bestmove");
     e.quit_within(WAIT);
 }
+
+/// `go ponder` with a node limit keeps its bestmove until `ponderhit` or `stop`, although the
+/// search itself ends at once.
+#[test]
+fn a_ponder_with_a_node_limit_waits_for_ponderhit() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go btime -1 ponder nodes 7");
+    e.send("isready");
+    let got = e.until("readyok");
+    assert!(!has(&got, "bestmove"), "{got:?}");
+    e.send("ponderhit");
+    e.until("bestmove");
+    e.quit_within(WAIT);
+}

@@ -665,9 +665,10 @@ impl SearchJob {
         if !self.params.ponder {
             result = result.map(|r| self.exact_mate(&pos, r));
         }
-        // `go infinite` and `go ponder` never answer before `stop` (or `ponderhit`).
+        // `go infinite` and `go ponder` never answer before `stop` (or `ponderhit`), even when a
+        // depth or node limit ended the search (which sets the search's own stop flag).
         while self.shared.pondering.load(Ordering::SeqCst)
-            && !self.shared.stop.load(Ordering::SeqCst)
+            && !self.stop_asked.load(Ordering::SeqCst)
         {
             std::thread::sleep(Duration::from_millis(1));
         }
