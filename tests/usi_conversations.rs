@@ -1,10 +1,10 @@
 //! Scripted USI conversations with the built engine (`engine-tests/usi/*.usi`, format in its
 //! README), plus conversations generated here: a 10,000-move game, many stops, quit mid-search.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 mod common;
@@ -28,18 +28,7 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = common::start_engine();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (child, stdin, rx) = common::start_engine_lines();
         Engine {
             child,
             stdin,

@@ -3,9 +3,9 @@
 //! lines. Each must be answered (`info string error:` or the normal reply) without ending or
 //! hanging the engine. Waits are generous: only a hang fails, never a slow machine.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 mod common;
@@ -21,18 +21,7 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = common::start_engine();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (child, stdin, rx) = common::start_engine_lines();
         Engine {
             child,
             stdin,

@@ -57,7 +57,8 @@ impl GoParams {
     }
 }
 
-const KEYWORDS: [&str; 14] = [
+/// The words of `go` (a `searchmoves` list ends at the first of them).
+pub const KEYWORDS: [&str; 14] = [
     "btime",
     "wtime",
     "byoyomi",

@@ -30,6 +30,7 @@ use crate::mate::table::Table;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, Limits, SearchGame, SearchSetup, Shared};
 use go::GoParams;
+pub use go::KEYWORDS as GO_KEYWORDS;
 use options::{Options, SetResult};
 pub use output::Output;
 use output::excerpt;

@@ -46,6 +46,30 @@ pub fn best_move<G: SearchGame>(pos: &G, limits: Limits, tt: &TranspositionTable
     result.best.map(|m| pos.move_to_usi(m)).unwrap_or_default()
 }
 
+/// Starts the engine binary under test and a thread that passes each line of its output to the
+/// returned channel as it comes.
+pub fn start_engine_lines() -> (
+    Child,
+    std::process::ChildStdin,
+    std::sync::mpsc::Receiver<String>,
+) {
+    use std::io::{BufRead, BufReader};
+
+    let mut child = start_engine();
+    let stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (child, stdin, rx)
+}
+
 /// Starts the engine binary under test with piped standard input and output (standard error
 /// discarded).
 pub fn start_engine() -> Child {

@@ -121,23 +121,6 @@ fn number(word: Option<&&str>) -> Result<u64, bool> {
     Err(false)
 }
 
-const GO_WORDS: [&str; 14] = [
-    "btime",
-    "wtime",
-    "byoyomi",
-    "binc",
-    "winc",
-    "movetime",
-    "depth",
-    "nodes",
-    "infinite",
-    "ponder",
-    "searchmoves",
-    "mate",
-    "perft",
-    "movestogo",
-];
-
 fn parse_go(words: &[&str]) -> Option<Go> {
     let mut g = Go::default();
     let mut i = 0;
@@ -147,7 +130,7 @@ fn parse_go(words: &[&str]) -> Option<Go> {
             "infinite" => g.infinite = true,
             "ponder" => g.ponder = true,
             "searchmoves" => {
-                while i + 1 < words.len() && !GO_WORDS.contains(&words[i + 1]) {
+                while i + 1 < words.len() && !tsubame::usi::GO_KEYWORDS.contains(&words[i + 1]) {
                     g.searchmoves.push(words[i + 1].to_string());
                     i += 1;
                 }
