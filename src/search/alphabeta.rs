@@ -94,6 +94,14 @@ impl<G: SearchGame> Worker<'_, G> {
             }
         }
 
+        // Step 3b. A mate in one ends the node (exact, whatever the depth).
+        if !in_check
+            && excluded == Move::NONE
+            && let Some(mv) = pos.mate_in_one()
+        {
+            return self.mate_found(pos, key, hit, mv, ply, N::PV);
+        }
+
         // Step 4. Static evaluation.
         let eval = if in_check {
             -INFINITE
@@ -372,6 +380,34 @@ impl<G: SearchGame> Worker<'_, G> {
             );
         }
         best_value
+    }
+
+    /// Records the mate in one `mv` found at `pos` (`ply` from the root): the line, when on the
+    /// principal variation, and the table entry; returns its value.
+    pub(super) fn mate_found(
+        &mut self,
+        pos: &G,
+        key: u64,
+        hit: Option<super::tt::TtHit>,
+        mv: Move,
+        ply: usize,
+        pv: bool,
+    ) -> i32 {
+        let value = mate_in(ply + 1);
+        if pv {
+            self.pv_len[ply + 1] = ply + 1;
+            self.update_pv(ply, mv);
+        }
+        let eval = hit.map_or_else(|| pos.evaluate(), |h| h.eval);
+        self.setup.tt.store(
+            key,
+            mv,
+            value_to_tt(value, ply),
+            eval,
+            MAX_PLY as i32,
+            Bound::Exact,
+        );
+        value
     }
 
     /// The piece-to codes of the moves one and two plies before `ply` (for continuation history).

@@ -56,6 +56,11 @@ pub trait SearchGame: Position {
     /// quiet moves generated only when reached): worth it where [`SearchGame::is_legal`] and
     /// [`SearchGame::quiet_moves`] are cheaper than generating every move.
     const STAGED_MOVES: bool = false;
+    /// A move that mates at once, found by a test cheap enough for every node (it need not find
+    /// every mate in one; `None` proves nothing). Only asked when the side to move is not in check.
+    fn mate_in_one(&self) -> Option<Move> {
+        None
+    }
     /// The position with the turn passed, for null-move pruning; `None` where a pass is unsound
     /// (games full of zugzwang) or the side to move is in check.
     fn null_move(&self) -> Option<Self>;

@@ -219,6 +219,11 @@ impl<V: Variant> crate::search::SearchGame for Board<V> {
         Board::is_legal(self, mv)
     }
 
+    #[inline]
+    fn mate_in_one(&self) -> Option<crate::core::moves::Move> {
+        Board::mate_in_one(self)
+    }
+
     fn null_move(&self) -> Option<Self> {
         (!self.in_check() && self.extra_moves() == 0).then(|| self.with_turn_passed())
     }

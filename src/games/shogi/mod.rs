@@ -5,6 +5,7 @@
 
 pub mod attacks;
 pub mod eval;
+mod mate1;
 pub mod movegen;
 pub mod position;
 pub mod rules;

@@ -1,0 +1,264 @@
+//! A cheap mate-in-one test for the search: the checks that land next to the enemy king (drops and
+//! board moves) and the knight checks, each verified by playing it and counting the replies.
+//!
+//! It is not complete (a check from a distance that mates is not tried), so a `None` proves
+//! nothing; every `Some` is a legal move that mates. Drop-pawn mates are never tried: they are
+//! illegal.
+
+use super::Variant;
+use super::position::Board;
+use super::types::Kind;
+use crate::core::bitboard::Bitboard;
+use crate::core::color::Color;
+use crate::core::game::Position;
+use crate::core::moves::Move;
+use crate::core::square::Square;
+
+/// Hand kinds whose drop next to the king can mate, the likeliest first (a lance only where no
+/// rook can go: a rook on that square does all the lance does).
+const CONTACT_DROPS: [Kind; 5] = [
+    Kind::Rook,
+    Kind::Gold,
+    Kind::Bishop,
+    Kind::Silver,
+    Kind::Lance,
+];
+
+impl<V: Variant> Board<V> {
+    /// A move that mates at once, if one of the contact or knight checks does (see the module).
+    /// Only for a side to move that is not in check, outside the extra-move handicap.
+    pub fn mate_in_one(&self) -> Option<Move> {
+        if self.in_check() || self.extra_moves() > 0 {
+            return None;
+        }
+        let us = self.side_to_move();
+        let them = !us;
+        let ek = self.king(them)?;
+        let t = V::tables();
+        let occ = self.occupied();
+        let own = self.color_bb(us);
+        let near = t.king[ek.index()];
+        let knight_squares = t.knight[them.index()][ek.index()] & !own;
+        let hand = self.hand(us);
+        let our_king = self.pieces(us, Kind::King);
+        // One look at each square a check can land on: who of ours attacks it.
+        for to in (near | knight_squares) & !own {
+            let attackers = self.attackers_to(to, us, occ);
+            let contact = near.has(to);
+            // Drops: next to the king and defended (else the king takes the piece), or a knight.
+            if !occ.has(to) && !hand.is_empty() {
+                if contact {
+                    if attackers.any() {
+                        let mut rook_checks = false;
+                        for kind in CONTACT_DROPS {
+                            if hand.count(kind) == 0
+                                || (kind == Kind::Lance && rook_checks)
+                                || !Self::attacks_from(kind, us, to, ek)
+                            {
+                                continue;
+                            }
+                            rook_checks |= kind == Kind::Rook;
+                            let mv = Move::drop(kind as u8, to);
+                            if self.mates(mv) {
+                                return Some(mv);
+                            }
+                        }
+                    }
+                } else if hand.count(Kind::Knight) > 0 {
+                    let mv = Move::drop(Kind::Knight as u8, to);
+                    if self.mates(mv) {
+                        return Some(mv);
+                    }
+                }
+            }
+            // Board moves onto the square, defended by another piece of ours when next to the king.
+            for from in attackers & !our_king {
+                let kind = self.piece_at(from).kind();
+                for promote in [true, false] {
+                    let Some(after) = self.moved_kind(kind, from, to, promote) else {
+                        continue;
+                    };
+                    if !Self::attacks_from(after, us, to, ek) {
+                        continue;
+                    }
+                    if contact && !self.defended_after(to, from) {
+                        continue;
+                    }
+                    let mv = Move::normal(from, to, promote);
+                    if self.mates(mv) {
+                        return Some(mv);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// True when a piece of `kind` and `color` on `from`, next to `ek` or a knight's jump from
+    /// it, attacks `ek` (no square lies between, so occupancy does not matter).
+    #[inline(always)]
+    fn attacks_from(kind: Kind, color: Color, from: Square, ek: Square) -> bool {
+        let t = V::tables();
+        let (c, i) = (color.index(), from.index());
+        let hit = match kind {
+            Kind::Pawn | Kind::Lance => t.pawn[c][i],
+            Kind::Knight => t.knight[c][i],
+            Kind::Silver => t.silver[c][i],
+            Kind::Gold | Kind::ProPawn | Kind::ProLance | Kind::ProKnight | Kind::ProSilver => {
+                t.gold[c][i]
+            }
+            Kind::King => Bitboard::EMPTY,
+            Kind::Bishop => t.bishop_empty[i] & t.king[i],
+            Kind::Rook => t.rook_empty[i] & t.king[i],
+            Kind::Horse | Kind::Dragon => t.king[i],
+        };
+        hit.has(ek)
+    }
+
+    /// The kind the piece of `kind` becomes by moving `from` → `to` with `promote`, or `None`
+    /// when that choice is not allowed (no promotion outside the zone, forced promotion).
+    fn moved_kind(&self, kind: Kind, from: Square, to: Square, promote: bool) -> Option<Kind> {
+        let t = V::tables();
+        let us = self.side_to_move().index();
+        if promote {
+            let zone = t.zone[us];
+            (kind.can_promote() && (zone.has(from) || zone.has(to))).then(|| kind.promoted())
+        } else {
+            let forced = kind.can_promote() && t.forced[us][kind.index()].has(to);
+            (!forced).then_some(kind)
+        }
+    }
+
+    /// True when a piece of ours other than the one leaving `from` attacks `to` once it has left
+    /// (and once the enemy king has left its square to take on `to`).
+    fn defended_after(&self, to: Square, from: Square) -> bool {
+        let us = self.side_to_move();
+        let ek = self.king(!us).expect("called with an enemy king");
+        let occ = self.occupied().without(from).without(ek);
+        (self.attackers_to(to, us, occ) & !Bitboard::from_square(from)).any()
+    }
+
+    /// True when the pseudo-legal checking move `mv` is legal and leaves the opponent no reply.
+    fn mates(&self, mv: Move) -> bool {
+        let mut child = self.clone();
+        child.play(mv);
+        !child.opponent_in_check() && child.in_check() && child.count_legal_moves() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::core::game::Position;
+    use crate::core::moves::MoveList;
+    use crate::games::minishogi::Minishogi;
+    use crate::games::shogi::Shogi;
+    use rand::{RngExt, SeedableRng};
+
+    /// Every legal move that mates at once, by brute force.
+    fn mating_moves<P: Position>(pos: &P) -> Vec<crate::core::moves::Move> {
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        list.into_iter()
+            .filter(|&mv| {
+                let mut c = pos.clone();
+                c.play(mv);
+                c.in_check() && c.count_legal_moves() == 0
+            })
+            .collect()
+    }
+
+    #[test]
+    fn finds_the_head_gold_drop() {
+        // White king on 5a between its lances, a black pawn on 5c defends 5b: G*5b mates.
+        let pos = Shogi::from_sfen("3lkl3/9/4P4/9/9/9/9/9/4K4 b G 1").unwrap();
+        let mv = pos.mate_in_one().expect("a mate in one");
+        assert_eq!(pos.move_to_usi(mv), "G*5b");
+        assert_eq!(mating_moves(&pos), vec![mv]);
+    }
+
+    #[test]
+    fn does_not_drop_a_pawn_to_mate() {
+        // P*5b, defended by the knight on 4d, would mate: an illegal drop-pawn mate.
+        let pos = Shogi::from_sfen("3lkl3/3p1p3/9/5N3/9/9/9/9/4K4 b P 1").unwrap();
+        assert!(mating_moves(&pos).is_empty());
+        assert_eq!(pos.mate_in_one(), None);
+        // With a gold in hand instead, G*5b mates.
+        let pos = Shogi::from_sfen("3lkl3/3p1p3/9/5N3/9/9/9/9/4K4 b G 1").unwrap();
+        assert_eq!(
+            pos.mate_in_one().map(|mv| pos.move_to_usi(mv)).as_deref(),
+            Some("G*5b")
+        );
+    }
+
+    /// Along random games, every move the test returns mates, and it finds every mate in one that
+    /// is a drop or a move next to the king (the kinds it looks for).
+    fn agrees_with_brute_force<P: Position + MateInOne>(games: usize, seed: u64) -> usize {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut found = 0;
+        for _ in 0..games {
+            let mut pos = P::startpos();
+            for _ in 0..300 {
+                let mut list = MoveList::new();
+                pos.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                if !pos.in_check() {
+                    let brute = mating_moves(&pos);
+                    match pos.mate1() {
+                        Some(mv) => {
+                            assert!(brute.contains(&mv), "{} is no mate", pos.to_sfen());
+                            found += 1;
+                        }
+                        None => {
+                            let near = brute.iter().filter(|&&mv| pos.is_contact_check(mv));
+                            assert_eq!(near.count(), 0, "missed a mate in {}", pos.to_sfen());
+                        }
+                    }
+                }
+                // On with a uniformly random move.
+                let mv = list[rng.random_range(0..list.len())];
+                pos.play(mv);
+            }
+        }
+        found
+    }
+
+    /// What the random-game check needs from a position.
+    trait MateInOne {
+        fn mate1(&self) -> Option<crate::core::moves::Move>;
+        fn is_contact_check(&self, mv: crate::core::moves::Move) -> bool;
+    }
+
+    impl<V: crate::games::shogi::Variant> MateInOne for super::Board<V> {
+        fn mate1(&self) -> Option<crate::core::moves::Move> {
+            self.mate_in_one()
+        }
+        fn is_contact_check(&self, mv: crate::core::moves::Move) -> bool {
+            use super::Kind;
+            let t = V::tables();
+            let us = self.side_to_move();
+            let ek = self.king(!us).unwrap();
+            let kind = if mv.is_drop() {
+                Kind::from_code(mv.drop_piece())
+            } else {
+                let k = self.piece_at(mv.from()).kind();
+                if mv.is_promotion() { k.promoted() } else { k }
+            };
+            let attacks = t.attacks(kind, us, mv.to(), self.occupied()).has(ek);
+            attacks && (t.king[ek.index()].has(mv.to()) || kind == Kind::Knight)
+        }
+    }
+
+    #[test]
+    fn agrees_with_brute_force_in_shogi() {
+        let found = agrees_with_brute_force::<Shogi>(200, 1);
+        assert!(found > 0, "no mate in one met: the test proves nothing");
+    }
+
+    #[test]
+    fn agrees_with_brute_force_in_minishogi() {
+        let found = agrees_with_brute_force::<Minishogi>(300, 2);
+        assert!(found > 0, "no mate in one met: the test proves nothing");
+    }
+}
