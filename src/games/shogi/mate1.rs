@@ -148,14 +148,15 @@ impl<V: Variant> Board<V> {
 
 #[cfg(test)]
 mod tests {
+    use super::{Board, Kind, Move, Variant};
     use crate::core::game::Position;
     use crate::core::moves::MoveList;
-    use crate::games::minishogi::Minishogi;
-    use crate::games::shogi::Shogi;
+    use crate::games::minishogi::Mini;
+    use crate::games::shogi::{Shogi, Standard};
     use rand::{RngExt, SeedableRng};
 
     /// Every legal move that mates at once, by brute force.
-    fn mating_moves<P: Position>(pos: &P) -> Vec<crate::core::moves::Move> {
+    fn mating_moves<P: Position>(pos: &P) -> Vec<Move> {
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         list.into_iter()
@@ -192,11 +193,11 @@ mod tests {
 
     /// Along random games, every move the test returns mates, and it finds every mate in one that
     /// is a drop or a move next to the king (the kinds it looks for).
-    fn agrees_with_brute_force<P: Position + MateInOne>(games: usize, seed: u64) -> usize {
+    fn agrees_with_brute_force<V: Variant>(games: usize, seed: u64) -> usize {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let mut found = 0;
         for _ in 0..games {
-            let mut pos = P::startpos();
+            let mut pos = Board::<V>::startpos();
             for _ in 0..300 {
                 let mut list = MoveList::new();
                 pos.legal_moves(&mut list);
@@ -205,13 +206,13 @@ mod tests {
                 }
                 if !pos.in_check() {
                     let brute = mating_moves(&pos);
-                    match pos.mate1() {
+                    match pos.mate_in_one() {
                         Some(mv) => {
                             assert!(brute.contains(&mv), "{} is no mate", pos.to_sfen());
                             found += 1;
                         }
                         None => {
-                            let near = brute.iter().filter(|&&mv| pos.is_contact_check(mv));
+                            let near = brute.iter().filter(|&&mv| is_contact_check(&pos, mv));
                             assert_eq!(near.count(), 0, "missed a mate in {}", pos.to_sfen());
                         }
                     }
@@ -224,41 +225,31 @@ mod tests {
         found
     }
 
-    /// What the random-game check needs from a position.
-    trait MateInOne {
-        fn mate1(&self) -> Option<crate::core::moves::Move>;
-        fn is_contact_check(&self, mv: crate::core::moves::Move) -> bool;
-    }
-
-    impl<V: crate::games::shogi::Variant> MateInOne for super::Board<V> {
-        fn mate1(&self) -> Option<crate::core::moves::Move> {
-            self.mate_in_one()
-        }
-        fn is_contact_check(&self, mv: crate::core::moves::Move) -> bool {
-            use super::Kind;
-            let t = V::tables();
-            let us = self.side_to_move();
-            let ek = self.king(!us).unwrap();
-            let kind = if mv.is_drop() {
-                Kind::from_code(mv.drop_piece())
-            } else {
-                let k = self.piece_at(mv.from()).kind();
-                if mv.is_promotion() { k.promoted() } else { k }
-            };
-            let attacks = t.attacks(kind, us, mv.to(), self.occupied()).has(ek);
-            attacks && (t.king[ek.index()].has(mv.to()) || kind == Kind::Knight)
-        }
+    /// True when `mv` checks with the moved piece itself from a square next to the enemy king or
+    /// a knight's jump from it: the checks `mate_in_one` looks at.
+    fn is_contact_check<V: Variant>(pos: &Board<V>, mv: Move) -> bool {
+        let t = V::tables();
+        let us = pos.side_to_move();
+        let ek = pos.king(!us).unwrap();
+        let kind = if mv.is_drop() {
+            Kind::from_code(mv.drop_piece())
+        } else {
+            let k = pos.piece_at(mv.from()).kind();
+            if mv.is_promotion() { k.promoted() } else { k }
+        };
+        let attacks = t.attacks(kind, us, mv.to(), pos.occupied()).has(ek);
+        attacks && (t.king[ek.index()].has(mv.to()) || kind == Kind::Knight)
     }
 
     #[test]
     fn agrees_with_brute_force_in_shogi() {
-        let found = agrees_with_brute_force::<Shogi>(200, 1);
+        let found = agrees_with_brute_force::<Standard>(200, 1);
         assert!(found > 0, "no mate in one met: the test proves nothing");
     }
 
     #[test]
     fn agrees_with_brute_force_in_minishogi() {
-        let found = agrees_with_brute_force::<Minishogi>(300, 2);
+        let found = agrees_with_brute_force::<Mini>(300, 2);
         assert!(found > 0, "no mate in one met: the test proves nothing");
     }
 }
