@@ -103,10 +103,16 @@ impl<G: SearchGame> Worker<'_, G> {
         }
 
         // Step 4. Static evaluation.
-        let eval = if in_check {
+        let raw_eval = if in_check {
             -INFINITE
         } else {
             hit.map_or_else(|| pos.evaluate(), |h| h.eval)
+        };
+        let us = pos.side_to_move();
+        let correction_key = pos.correction_key();
+        let eval = match correction_key {
+            Some(k) if !in_check => self.history.corrected_eval(us, k, raw_eval),
+            _ => raw_eval,
         };
         self.eval_stack[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
@@ -215,7 +221,6 @@ impl<G: SearchGame> Worker<'_, G> {
         let mut move_count = 0usize;
         let mut quiets: ArrayVec<(Move, u16), 64> = ArrayVec::new();
         let mut captures: ArrayVec<(u16, usize), 32> = ArrayVec::new();
-        let us = pos.side_to_move();
         let check_info = pos.check_info();
 
         while let Some((mv, score)) = self.pickers[ply].next_move(pos, &self.history) {
@@ -369,12 +374,23 @@ impl<G: SearchGame> Worker<'_, G> {
         } else {
             Bound::Upper
         };
+        if let Some(k) = correction_key
+            && excluded == Move::NONE
+            && !in_check
+            && (best_move == Move::NONE || !(pos.is_capture(best_move) || best_move.is_promotion()))
+            && !is_mate_score(best_value)
+            && !(bound == Bound::Lower && best_value <= eval)
+            && !(bound == Bound::Upper && best_value >= eval)
+        {
+            self.history
+                .update_correction(us, k, best_value - eval, depth);
+        }
         if excluded == Move::NONE {
             self.setup.tt.store(
                 key,
                 best_move,
                 value_to_tt(best_value, ply),
-                if in_check { 0 } else { eval },
+                if in_check { 0 } else { raw_eval },
                 depth,
                 bound,
             );

@@ -6,7 +6,7 @@
 //! in the light of the one or two moves before it, which is what a drop-rich game needs (the
 //! same drop square is good after one reply and useless after another).
 
-use super::params::{HISTORY_MAX, MAX_PLY};
+use super::params::{CORRECTION_GRAIN, CORRECTION_MAX, HISTORY_MAX, MAX_PLY};
 use crate::core::color::Color;
 use crate::core::moves::Move;
 use crate::core::square::MAX_SQUARES;
@@ -19,6 +19,9 @@ const PIECE_CODES: usize = 32;
 pub const PIECE_TO: usize = PIECE_CODES * MAX_SQUARES;
 /// Captured-piece kinds told apart by the capture history (a piece index modulo 16).
 const CAPTURED_KINDS: usize = 16;
+
+/// Entries of each side's evaluation-correction table.
+const CORRECTION_SIZE: usize = 1 << 14;
 
 /// The piece-to code of a move of the piece with index `piece` to `mv`'s destination. Code 0
 /// (no piece, square 0) stands for "no move" (the root's parent, a null move).
@@ -47,6 +50,7 @@ pub struct History {
     capture: Box<[[i16; CAPTURED_KINDS]]>,
     counter: Box<[Move]>,
     killers: [[Move; 2]; MAX_PLY + 4],
+    correction: Box<[[i16; CORRECTION_SIZE]]>,
 }
 
 impl Default for History {
@@ -57,6 +61,7 @@ impl Default for History {
             capture: zeroed_box(PIECE_TO),
             counter: vec![Move::NONE; MOVE_CODES].into_boxed_slice(),
             killers: [[Move::NONE; 2]; MAX_PLY + 4],
+            correction: zeroed_box(2),
         }
     }
 }
@@ -137,5 +142,24 @@ impl History {
     #[inline(always)]
     pub fn set_counter(&mut self, previous: Move, mv: Move) {
         self.counter[previous.0 as usize] = mv;
+    }
+
+    /// The static evaluation `eval` of `color` to move, corrected by what searches of positions
+    /// with the same correction key found.
+    #[inline(always)]
+    pub fn corrected_eval(&self, color: Color, key: u64, eval: i32) -> i32 {
+        eval + self.correction[color.index()][key as usize % CORRECTION_SIZE] as i32
+            / CORRECTION_GRAIN
+    }
+
+    /// Moves the correction of `key` towards `diff` (search value minus static evaluation)
+    /// found at `depth`.
+    #[inline(always)]
+    pub fn update_correction(&mut self, color: Color, key: u64, diff: i32, depth: i32) {
+        let bonus =
+            (diff * CORRECTION_GRAIN * depth / 8).clamp(-CORRECTION_MAX / 4, CORRECTION_MAX / 4);
+        let entry = &mut self.correction[color.index()][key as usize % CORRECTION_SIZE];
+        let v = *entry as i32 + bonus - *entry as i32 * bonus.abs() / CORRECTION_MAX;
+        *entry = v.clamp(-CORRECTION_MAX, CORRECTION_MAX) as i16;
     }
 }

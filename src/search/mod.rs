@@ -61,6 +61,12 @@ pub trait SearchGame: Position {
     fn mate_in_one(&self) -> Option<Move> {
         None
     }
+    /// A hash of the parts of the position whose misjudgement by the static evaluation tends to
+    /// persist (in shogi: the pawns and the hands), indexing the evaluation's correction history;
+    /// `None` where the game keeps no correction.
+    fn correction_key(&self) -> Option<u64> {
+        None
+    }
     /// The position with the turn passed, for null-move pruning; `None` where a pass is unsound
     /// (games full of zugzwang) or the side to move is in check.
     fn null_move(&self) -> Option<Self>;

@@ -48,3 +48,7 @@ pub const QS_PROMOTION_PLIES: i32 = 1;
 pub const HISTORY_MAX: i32 = 16384;
 /// Nodes between two checks of the clock and the stop flag.
 pub const CHECK_INTERVAL: u64 = 1024;
+/// Evaluation-correction entries hold this many units per centipawn.
+pub const CORRECTION_GRAIN: i32 = 16;
+/// Evaluation-correction entries stay within ±this (±256 cp at [`CORRECTION_GRAIN`]).
+pub const CORRECTION_MAX: i32 = 4096;

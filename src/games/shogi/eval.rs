@@ -224,6 +224,18 @@ impl<V: Variant> crate::search::SearchGame for Board<V> {
         Board::mate_in_one(self)
     }
 
+    #[inline]
+    fn correction_key(&self) -> Option<u64> {
+        let pawns = self.pieces(Color::Black, Kind::Pawn).0
+            ^ self.pieces(Color::White, Kind::Pawn).0.rotate_left(64);
+        let hands = u64::from_le_bytes(self.hand(Color::Black).0)
+            ^ u64::from_le_bytes(self.hand(Color::White).0).rotate_left(29);
+        let folded = (pawns as u64)
+            ^ ((pawns >> 64) as u64).rotate_left(17)
+            ^ hands.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        Some(folded.wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ (folded >> 31))
+    }
+
     fn null_move(&self) -> Option<Self> {
         (!self.in_check() && self.extra_moves() == 0).then(|| self.with_turn_passed())
     }
