@@ -121,6 +121,7 @@ pub fn analyse<G: SearchGame>(
         tt: &tt,
         shared: &shared,
         report: &report,
+        nnue: None,
     };
     let result = search::with_search_stack(|| search::run(&pos, &setup));
     std::thread::sleep(Duration::from_millis(1));

@@ -6,9 +6,11 @@
 pub mod analyse;
 pub mod bench;
 pub mod core;
+pub mod datagen;
 pub mod error;
 pub mod games;
 pub mod mate;
+pub mod nnue;
 pub mod search;
 pub mod selfplay;
 pub mod usi;

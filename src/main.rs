@@ -120,6 +120,52 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Self-play for training data: quiet positions with the search's score and the game's
+    /// result, appended to a checked binary file (docs/datagen.md). Run again on the same file
+    /// and seed, it plays only the games the file lacks.
+    Datagen {
+        /// The game: shogi or minishogi.
+        #[arg(long)]
+        variant: String,
+        /// Games of the run (numbered from 0; those already in the file are skipped); at least 1.
+        #[arg(long, value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
+        games: u64,
+        /// Nodes per move (the default when neither --nodes nor --depth is given: 5000).
+        #[arg(long, value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
+        nodes: Option<u64>,
+        /// Depth per move (1 to 60).
+        #[arg(long, value_parser = RangedU64ValueParser::<u64>::new().range(1..=60))]
+        depth: Option<u64>,
+        /// Games played at once, one search thread each (default: every core).
+        #[arg(long, value_parser = threads_parser())]
+        threads: Option<usize>,
+        /// Random legal plies that open each game (not recorded).
+        #[arg(long, default_value_t = 8)]
+        random_plies: usize,
+        /// Seed of the run; with a game's number it fixes the game.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// A game still going after this many plies is a draw.
+        #[arg(long, default_value_t = 400)]
+        max_plies: usize,
+        /// Transposition table of each game in MiB.
+        #[arg(long, default_value_t = 16, value_parser = RangedU64ValueParser::<usize>::new().range(1..=4096))]
+        hash: usize,
+        /// The data file (created, or appended to).
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Reads a training-data file: games, positions, results, and any damaged end it skips.
+    Datainfo {
+        /// The game the file holds: shogi or minishogi.
+        #[arg(long)]
+        variant: String,
+        /// Also print the first this many records (SFEN, score, result, move).
+        #[arg(long, default_value_t = 0)]
+        show: usize,
+        /// The data file.
+        file: std::path::PathBuf,
+    },
     /// Shows a position and the engine's best line as it thinks, in plain words.
     Analyse {
         /// The game: shogi, minishogi or nanashogi.
@@ -360,6 +406,69 @@ fn run(command: Option<Command>) -> Result<(), String> {
             );
             Ok(())
         }
+        Some(Command::Datagen {
+            variant,
+            games,
+            nodes,
+            depth,
+            threads,
+            random_plies,
+            seed,
+            max_plies,
+            hash,
+            out,
+        }) => {
+            let cfg = tsubame::datagen::Config {
+                games,
+                nodes: if nodes.is_none() && depth.is_none() {
+                    Some(5000)
+                } else {
+                    nodes
+                },
+                depth: depth.map(|d| d as i32),
+                threads: threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                random_plies,
+                seed,
+                max_plies,
+                hash_mib: hash,
+            };
+            let show = std::io::stderr().is_terminal();
+            let summary = match variant.to_ascii_lowercase().as_str() {
+                "shogi" => tsubame::datagen::run::<Shogi>(&cfg, &out, show),
+                "minishogi" => tsubame::datagen::run::<Minishogi>(&cfg, &out, show),
+                other => Err(format!(
+                    "no training data for '{other}' (shogi or minishogi; nana shogi learns from its table)"
+                )),
+            }?;
+            if summary.tail_cut > 0 {
+                println!(
+                    "cut {} bytes off the end of {} ({}) before appending",
+                    summary.tail_cut,
+                    out.display(),
+                    summary.tail_reason.as_deref().unwrap_or("damaged")
+                );
+            }
+            println!(
+                "{} games played, {} already in the file; {} positions written in {:.1} s ({:.0} positions/s)",
+                summary.games_played,
+                summary.games_present,
+                summary.positions,
+                summary.seconds,
+                summary.positions as f64 / summary.seconds.max(1e-3)
+            );
+            Ok(())
+        }
+        Some(Command::Datainfo {
+            variant,
+            show,
+            file,
+        }) => match variant.to_ascii_lowercase().as_str() {
+            "shogi" => tsubame::datagen::describe::<Shogi>(&file, show),
+            "minishogi" => tsubame::datagen::describe::<Minishogi>(&file, show),
+            other => Err(format!("no training data for '{other}'")),
+        }
+        .map(|lines| lines.iter().for_each(|l| println!("{l}"))),
         Some(Command::Analyse {
             variant,
             sfen,

@@ -85,7 +85,7 @@ fn next_random(state: &mut u64) -> u64 {
 }
 
 /// A random opening of `plies` legal moves that does not end the game.
-fn opening<G: SearchGame>(
+pub(crate) fn opening<G: SearchGame>(
     plies: usize,
     seed: &mut u64,
     rules: &RuleOptions,
@@ -157,6 +157,7 @@ fn play_game<G: SearchGame>(
             tt: &tables[side.index()],
             shared: &shared,
             report: &report,
+            nnue: None,
         };
         let result = search::with_search_stack(|| search::run(&pos, &setup));
         let Some(mv) = result.best else {

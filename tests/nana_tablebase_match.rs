@@ -86,6 +86,7 @@ fn search_move(pos: &Nana, history: &[HistoryEntry], tt: &TranspositionTable, de
         tt,
         shared: &shared,
         report: &|_: &search::Report| {},
+        nnue: None,
     };
     search::with_search_stack(|| search::run(pos, &setup))
         .best

@@ -115,6 +115,7 @@ fn check_search<G: SearchGame>(
         tt,
         shared: &shared,
         report: &report,
+        nnue: None,
     };
     let result = search::with_search_stack(|| search::run(pos, &setup));
     let reports = reports.into_inner().unwrap();

@@ -5,6 +5,7 @@ pub mod bitboard;
 pub mod color;
 pub mod game;
 pub mod moves;
+pub mod pack;
 pub mod perft;
 pub mod repetition;
 pub mod rules;

@@ -63,7 +63,11 @@ impl<G: SearchGame> Worker<'_, G> {
             return super::value::DRAW;
         }
         if ply >= MAX_PLY - 4 {
-            return if in_check { 0 } else { pos.evaluate() };
+            return if in_check {
+                0
+            } else {
+                self.static_eval(pos, ply)
+            };
         }
         alpha = alpha.max(mated_in(ply));
         beta = beta.min(mate_in(ply + 1));
@@ -106,7 +110,10 @@ impl<G: SearchGame> Worker<'_, G> {
         let raw_eval = if in_check {
             -INFINITE
         } else {
-            hit.map_or_else(|| pos.evaluate(), |h| h.eval)
+            match hit {
+                Some(h) => h.eval,
+                None => self.static_eval(pos, ply),
+            }
         };
         let us = pos.side_to_move();
         let correction_key = pos.correction_key();
@@ -150,6 +157,7 @@ impl<G: SearchGame> Worker<'_, G> {
             });
             let saved = self.barrier;
             self.barrier = self.path.len() - 1;
+            self.enter_child(pos, None, ply);
             self.nodes += 1;
             let v =
                 -self.search::<NonPv>(&null, -beta, -beta + 1, depth - r - 1, ply + 1, !cut_node);
@@ -269,6 +277,7 @@ impl<G: SearchGame> Worker<'_, G> {
 
             let mut child = pos.clone();
             child.play(mv);
+            self.enter_child(pos, Some(mv), ply);
             debug_assert_eq!(child.in_check(), gives_check);
             self.nodes += 1;
             self.move_stack[ply] = mv;
@@ -414,7 +423,10 @@ impl<G: SearchGame> Worker<'_, G> {
             self.pv_len[ply + 1] = ply + 1;
             self.update_pv(ply, mv);
         }
-        let eval = hit.map_or_else(|| pos.evaluate(), |h| h.eval);
+        let eval = match hit {
+            Some(h) => h.eval,
+            None => self.static_eval(pos, ply),
+        };
         self.setup.tt.store(
             key,
             mv,

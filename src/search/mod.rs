@@ -18,10 +18,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::moves::{Move, MoveList};
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::RuleOptions;
+use crate::nnue::accumulator::MoveDelta;
+use crate::nnue::network::Network;
 use thread::Worker;
 use tt::TranspositionTable;
 
@@ -60,6 +63,14 @@ pub trait SearchGame: Position {
     /// every mate in one; `None` proves nothing). Only asked when the side to move is not in check.
     fn mate_in_one(&self) -> Option<Move> {
         None
+    }
+    /// Number of input features of the game's networks (0: the game has no learned evaluation).
+    const NNUE_FEATURES: usize = 0;
+    /// Appends the network's active input features of the position, seen from `perspective`.
+    fn nnue_features(&self, _perspective: Color, _out: &mut Vec<u16>) {}
+    /// The network's input features that the legal move `mv` turns off and on.
+    fn nnue_delta(&self, _mv: Move) -> MoveDelta {
+        MoveDelta::default()
     }
     /// A hash of the parts of the position whose misjudgement by the static evaluation tends to
     /// persist (in shogi: the pawns and the hands), indexing the evaluation's correction history;
@@ -201,6 +212,8 @@ pub struct SearchSetup<'a> {
     pub shared: &'a Shared,
     /// Receives progress reports from the main thread.
     pub report: &'a (dyn Fn(&Report) + Sync),
+    /// The learned evaluation's network, or `None` for the hand-written evaluation.
+    pub nnue: Option<&'a Network>,
 }
 
 /// Searches `root` and returns the best move; the calling thread is the main search thread and
@@ -283,6 +296,7 @@ pub fn search_position<G: SearchGame>(
         tt,
         shared,
         report: &report,
+        nnue: None,
     };
     with_search_stack(|| run(pos, &setup))
 }

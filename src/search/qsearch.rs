@@ -32,7 +32,11 @@ impl<G: SearchGame> Worker<'_, G> {
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 4 || qply >= QS_MAX_PLIES {
-            return if in_check { 0 } else { pos.evaluate() };
+            return if in_check {
+                0
+            } else {
+                self.static_eval(pos, ply)
+            };
         }
 
         let key = pos.key();
@@ -58,7 +62,10 @@ impl<G: SearchGame> Worker<'_, G> {
             eval = -INFINITE;
             best_value = -INFINITE;
         } else {
-            eval = hit.map_or_else(|| pos.evaluate(), |h| h.eval);
+            eval = match hit {
+                Some(h) => h.eval,
+                None => self.static_eval(pos, ply),
+            };
             if eval >= beta {
                 return eval;
             }
@@ -94,6 +101,7 @@ impl<G: SearchGame> Worker<'_, G> {
             }
             let mut child = pos.clone();
             child.play(mv);
+            self.enter_child(pos, Some(mv), ply);
             self.nodes += 1;
             let value = -self.qsearch::<N>(&child, -beta, -alpha, ply + 1, qply + 1);
             if self.stopped {

@@ -10,8 +10,10 @@ use super::params::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, CHECK_INTERVAL, MAX
 use super::time::{Budget, Trend, soft_stop};
 use super::value::{INFINITE, MATE, is_mate_score};
 use super::{Report, SearchGame, SearchResult, SearchSetup};
+use crate::core::color::Color;
 use crate::core::moves::{Move, MoveList};
 use crate::core::repetition::HistoryEntry;
+use crate::nnue::accumulator::{Accumulator, MoveDelta};
 
 /// A root move with what the last iterations said of it.
 #[derive(Clone, Debug)]
@@ -54,6 +56,11 @@ pub(super) struct Worker<'a, G: SearchGame> {
     pub lmr: Box<[[i32; 64]; 64]>,
     /// One move picker per ply, refilled at every node.
     pub pickers: Box<[MovePicker]>,
+    /// The learned evaluation's accumulators by ply (ply 0, the root's, always computed when a
+    /// network is in use).
+    pub acc: Box<[Accumulator]>,
+    /// The feature changes of the move into each ply.
+    pub deltas: Box<[MoveDelta]>,
 }
 
 impl<'a, G: SearchGame> Worker<'a, G> {
@@ -118,6 +125,49 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             start: Instant::now(),
             lmr,
             pickers: (0..MAX_PLY + 4).map(|_| MovePicker::default()).collect(),
+            acc: Self::root_accumulators(root, setup),
+            deltas: vec![MoveDelta::default(); MAX_PLY + 4].into_boxed_slice(),
+        }
+    }
+
+    /// The accumulator stack, with the root's computed when a network is in use.
+    fn root_accumulators(root: &G, setup: &SearchSetup<'_>) -> Box<[Accumulator]> {
+        let mut acc: Box<[Accumulator]> =
+            (0..MAX_PLY + 4).map(|_| Accumulator::default()).collect();
+        if let Some(net) = setup.nnue {
+            let (mut black, mut white) = (Vec::new(), Vec::new());
+            root.nnue_features(Color::Black, &mut black);
+            root.nnue_features(Color::White, &mut white);
+            acc[0].refresh(net, [&black, &white]);
+        }
+        acc
+    }
+
+    /// The static evaluation of `pos` at `ply`: the network's, its accumulator brought up to
+    /// date from the nearest computed ply, or the hand-written one.
+    #[inline]
+    pub fn static_eval(&mut self, pos: &G, ply: usize) -> i32 {
+        let Some(net) = self.setup.nnue else {
+            return pos.evaluate();
+        };
+        let mut first = ply;
+        while first > 0 && !self.acc[first].computed {
+            first -= 1;
+        }
+        for i in first + 1..=ply {
+            let (done, rest) = self.acc.split_at_mut(i);
+            rest[0].update_from(&done[i - 1], net, &self.deltas[i]);
+        }
+        self.acc[ply].evaluate(net, pos.side_to_move())
+    }
+
+    /// Notes that `mv`, played in `pos` at `ply`, leads to the position of `ply + 1` (`None`:
+    /// a null move), for the accumulators.
+    #[inline]
+    pub fn enter_child(&mut self, pos: &G, mv: Option<Move>, ply: usize) {
+        if self.setup.nnue.is_some() {
+            self.deltas[ply + 1] = mv.map_or_else(MoveDelta::default, |mv| pos.nnue_delta(mv));
+            self.acc[ply + 1].computed = false;
         }
     }
 
@@ -201,6 +251,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             let mv = self.root_moves[i].mv;
             let mut child = self.root.clone();
             child.play(mv);
+            self.enter_child(self.root, Some(mv), 0);
             self.nodes += 1;
             self.path.push(HistoryEntry {
                 key: child.key(),

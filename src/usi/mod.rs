@@ -100,6 +100,8 @@ pub struct Engine {
     last_go: GoParams,
     /// The solved nana shogi table, when `NanaTablebase` names one.
     nana_table: nana_tb::NanaTable,
+    /// The learned evaluation's networks (`EvalFile`).
+    networks: crate::nnue::Networks,
 }
 
 impl Engine {
@@ -118,6 +120,7 @@ impl Engine {
             search: None,
             last_go: GoParams::default(),
             nana_table: nana_tb::NanaTable::default(),
+            networks: crate::nnue::Networks::default(),
         }
     }
 
@@ -359,7 +362,17 @@ impl Engine {
             }
             return;
         }
+        let before = self.options.clone();
         match self.options.set(name, value) {
+            Ok(SetResult::Set) if name.eq_ignore_ascii_case("EvalFile") => {
+                match self.networks.load_file(&self.options.eval_file) {
+                    Ok((_, text)) => self.say(&format!("info string loaded {text}")),
+                    Err(e) => {
+                        self.options = before;
+                        self.error(&format!("EvalFile {e}; the network in use was kept"));
+                    }
+                }
+            }
             Ok(SetResult::Set) => {}
             Ok(SetResult::Unknown) => self.say(&format!(
                 "info string unknown option '{}' ignored",
@@ -463,6 +476,11 @@ impl Engine {
             stop_asked: Arc::clone(&self.stop_asked),
             shared: Arc::clone(&self.shared),
             out: self.out.clone(),
+            network: if self.options.nnue {
+                self.networks.get(self.game.name())
+            } else {
+                None
+            },
         };
         let handle = with_session!(&self.game, s => job.spawn(s));
         match handle {
@@ -586,6 +604,8 @@ struct SearchJob {
     stop_asked: Arc<AtomicBool>,
     shared: Arc<Shared>,
     out: Output,
+    /// The network to evaluate with (`None`: the hand-written evaluation).
+    network: Option<Arc<crate::nnue::network::Network>>,
 }
 
 impl SearchJob {
@@ -643,6 +663,7 @@ impl SearchJob {
             tt: &self.tt,
             shared: &self.shared,
             report: &report,
+            nnue: self.network.as_deref(),
         };
         let result = if declare {
             None

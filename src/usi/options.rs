@@ -25,6 +25,11 @@ pub struct Options {
     pub nana_tablebase: String,
     /// `SearchPruning`: the selective search (off: plain alpha-beta, for strength comparisons).
     pub pruning: bool,
+    /// `EvalType`: `nnue` evaluates with the game's network when one is loaded; `classic`
+    /// with the hand-written evaluation.
+    pub nnue: bool,
+    /// `EvalFile`: the network file last loaded (empty: none).
+    pub eval_file: String,
 }
 
 impl Default for Options {
@@ -38,6 +43,8 @@ impl Default for Options {
             time: TimeOptions::default(),
             nana_tablebase: String::new(),
             pruning: true,
+            nnue: true,
+            eval_file: String::new(),
         }
     }
 }
@@ -113,6 +120,8 @@ pub fn declarations(current_game: &str) -> Vec<String> {
         spin("SlowMover", o.time.slow_mover, SLOW_MOVER_RANGE),
         "option name NanaTablebase type filename default <empty>".into(),
         "option name SearchPruning type check default true".into(),
+        combo("EvalType", "nnue", &["nnue", "classic"]),
+        "option name EvalFile type filename default <empty>".into(),
     ]
 }
 
@@ -172,6 +181,11 @@ impl Options {
             "threads" => self.threads = number(name, value, threads_range())? as usize,
             "usi_ponder" | "ponder" => self.ponder = boolean(name, value)?,
             "searchpruning" => self.pruning = boolean(name, value)?,
+            "evaltype" => self.nnue = choice(name, value, &[("nnue", true), ("classic", false)])?,
+            "evalfile" => {
+                missing(name, value)?;
+                self.eval_file = value.trim().to_string();
+            }
             "multipv" | "usi_multipv" => {
                 self.multipv = number(name, value, MULTIPV_RANGE)? as usize
             }

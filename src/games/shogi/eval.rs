@@ -224,6 +224,22 @@ impl<V: Variant> crate::search::SearchGame for Board<V> {
         Board::mate_in_one(self)
     }
 
+    const NNUE_FEATURES: usize = crate::nnue::features::Layout::<V>::FEATURES;
+
+    fn nnue_features(&self, perspective: Color, out: &mut Vec<u16>) {
+        crate::nnue::features::Layout::<V>::active(self, perspective, out);
+    }
+
+    #[inline]
+    fn nnue_delta(&self, mv: crate::core::moves::Move) -> crate::nnue::accumulator::MoveDelta {
+        let mut delta = crate::nnue::accumulator::MoveDelta::default();
+        for c in Color::ALL {
+            let d = crate::nnue::features::Layout::<V>::delta(self, mv, c);
+            delta.set(c, &d.removed, &d.added);
+        }
+        delta
+    }
+
     #[inline]
     fn correction_key(&self) -> Option<u64> {
         let pawns = self.pieces(Color::Black, Kind::Pawn).0

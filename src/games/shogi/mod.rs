@@ -7,6 +7,7 @@ pub mod attacks;
 pub mod eval;
 mod mate1;
 pub mod movegen;
+pub mod pack;
 pub mod position;
 pub mod rules;
 pub mod see;

@@ -1,0 +1,96 @@
+//! The accumulators of the search: one per ply, each the first layer's output for both
+//! perspectives, brought up to date lazily from the nearest computed ply by the feature changes
+//! of the moves in between.
+
+use super::network::{MAX_HIDDEN, Network};
+use crate::core::color::Color;
+
+/// The feature changes of one move in both perspectives (Black's, White's): at most two
+/// features off and two on in each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveDelta {
+    /// Features that go off, per perspective; `len[p].0` of them are used.
+    pub removed: [[u16; 2]; 2],
+    /// Features that come on, per perspective.
+    pub added: [[u16; 2]; 2],
+    /// How many of `removed` and `added` are used, per perspective.
+    pub len: [(u8, u8); 2],
+}
+
+impl MoveDelta {
+    /// Records the changes of `perspective`.
+    pub fn set(&mut self, perspective: Color, removed: &[u16], added: &[u16]) {
+        let p = perspective.index();
+        self.removed[p][..removed.len()].copy_from_slice(removed);
+        self.added[p][..added.len()].copy_from_slice(added);
+        self.len[p] = (removed.len() as u8, added.len() as u8);
+    }
+}
+
+/// The first layer's output for both perspectives of one position.
+#[derive(Clone)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    /// Black's and White's accumulators (the first `hidden` values are used).
+    pub values: [[i16; MAX_HIDDEN]; 2],
+    /// False while the values are stale (the move into this ply not yet applied).
+    pub computed: bool,
+}
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator {
+            values: [[0; MAX_HIDDEN]; 2],
+            computed: false,
+        }
+    }
+}
+
+impl Accumulator {
+    /// Computes both perspectives from scratch: `active[p]` are the features of perspective `p`.
+    pub fn refresh(&mut self, net: &Network, active: [&[u16]; 2]) {
+        let h = net.hidden;
+        for (values, feats) in self.values.iter_mut().zip(active) {
+            let acc = &mut values[..h];
+            acc.copy_from_slice(&net.ft_bias);
+            for &f in feats {
+                let row = &net.ft_weights[f as usize * h..][..h];
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a = a.wrapping_add(*w);
+                }
+            }
+        }
+        self.computed = true;
+    }
+
+    /// Sets `self` to `parent` changed by `delta`.
+    pub fn update_from(&mut self, parent: &Accumulator, net: &Network, delta: &MoveDelta) {
+        let h = net.hidden;
+        for p in 0..2 {
+            let (nr, na) = delta.len[p];
+            let acc = &mut self.values[p][..h];
+            acc.copy_from_slice(&parent.values[p][..h]);
+            for &f in &delta.removed[p][..nr as usize] {
+                let row = &net.ft_weights[f as usize * h..][..h];
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a = a.wrapping_sub(*w);
+                }
+            }
+            for &f in &delta.added[p][..na as usize] {
+                let row = &net.ft_weights[f as usize * h..][..h];
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a = a.wrapping_add(*w);
+                }
+            }
+        }
+        self.computed = true;
+    }
+
+    /// The network's evaluation in centipawns for `side_to_move`.
+    pub fn evaluate(&self, net: &Network, side_to_move: Color) -> i32 {
+        let h = net.hidden;
+        let us = &self.values[side_to_move.index()][..h];
+        let them = &self.values[(!side_to_move).index()][..h];
+        net.output(us, them)
+    }
+}

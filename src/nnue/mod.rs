@@ -1,0 +1,61 @@
+//! The learned evaluation (NNUE): the input features of each game ([`features`]) and the
+//! quantised network file with its reference evaluation ([`network`]). The trainer
+//! (`tools/train`) uses the same features and writes the same file.
+
+pub mod accumulator;
+pub mod features;
+pub mod network;
+
+use std::sync::Arc;
+
+use crate::games::minishogi::Mini;
+use crate::games::shogi::Standard;
+use features::Layout;
+use network::Network;
+
+/// The networks the engine holds, one per game that has a learned evaluation.
+#[derive(Clone, Debug, Default)]
+pub struct Networks {
+    shogi: Option<Arc<Network>>,
+    minishogi: Option<Arc<Network>>,
+}
+
+impl Networks {
+    /// The network for `game` (`shogi`, `minishogi`), if one is loaded.
+    pub fn get(&self, game: &str) -> Option<Arc<Network>> {
+        match game {
+            "shogi" => self.shogi.clone(),
+            "minishogi" => self.minishogi.clone(),
+            _ => None,
+        }
+    }
+
+    /// Loads the network file at `path` for the game its header names, replacing that game's
+    /// network; a file that is not a sound network for a game of ours is refused and nothing
+    /// changes. Returns the game and a description.
+    pub fn load_file(&mut self, path: &str) -> Result<(String, String), String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("'{path}': {e}"))?;
+        let name_bytes = bytes.get(10..30).unwrap_or_default();
+        let game = String::from_utf8_lossy(name_bytes)
+            .trim_end_matches('\0')
+            .to_string();
+        let (slot, features) = match game.as_str() {
+            "shogi" => (&mut self.shogi, Layout::<Standard>::FEATURES),
+            "minishogi" => (&mut self.minishogi, Layout::<Mini>::FEATURES),
+            _ => {
+                // Let the reader say what is wrong (not a network, or another game).
+                Network::from_bytes(&bytes, "shogi", Layout::<Standard>::FEATURES, None)
+                    .map_err(|e| format!("'{path}': {e}"))?;
+                unreachable!("a shogi network names shogi")
+            }
+        };
+        let net = Network::from_bytes(&bytes, &game, features, None)
+            .map_err(|e| format!("'{path}': {e}"))?;
+        let text = format!(
+            "{game} network {path}: {} features, {} hidden per side",
+            net.features, net.hidden
+        );
+        *slot = Some(Arc::new(net));
+        Ok((game, text))
+    }
+}

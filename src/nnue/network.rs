@@ -1,0 +1,242 @@
+//! The quantised network: its file format and a reference evaluation from scratch.
+//!
+//! Architecture: `FEATURES → HIDDEN` (one weight matrix shared by both perspectives), the two
+//! accumulators concatenated with the side to move's first, SCReLU (`clamp(x, 0, 1)²`), one linear
+//! output. In integers: accumulators in units of 1/[`QA`], output weights in units of 1/[`QB`];
+//! the output, in units of 1/(QA·QB), times [`SCALE`] is centipawns.
+//!
+//! File (little-endian): `TSUBNNUE`, version `u16`, the game's name padded to 20 bytes, feature
+//! count `u32`, hidden size `u32`; the feature weights (`i16`, feature-major), the hidden biases
+//! (`i16`), the output weights (`i16`, 2 × hidden), the output bias (`i32`); a CRC-32 of everything
+//! before it.
+
+/// Quantisation of the first layer (its weights, biases and the accumulators).
+pub const QA: i32 = 255;
+/// Quantisation of the output weights.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's output: the trainer fits `sigmoid(output)` to
+/// `sigmoid(score / SCALE)`, so one unit of output is `SCALE` centipawns.
+pub const SCALE: i32 = 400;
+/// Widest accumulator the engine's search holds (per perspective).
+pub const MAX_HIDDEN: usize = 512;
+/// The first bytes of a network file.
+pub const MAGIC: &[u8; 8] = b"TSUBNNUE";
+/// Version of the file layout.
+pub const VERSION: u16 = 1;
+/// Bytes of the game's name in the header.
+const NAME_LEN: usize = 20;
+
+/// A quantised network as stored in a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    /// The game it evaluates (`shogi`, `minishogi`).
+    pub game: String,
+    /// Number of input features.
+    pub features: usize,
+    /// Accumulator width per perspective.
+    pub hidden: usize,
+    /// Feature weights, `features × hidden`, feature-major.
+    pub ft_weights: Vec<i16>,
+    /// Accumulator biases, `hidden`.
+    pub ft_bias: Vec<i16>,
+    /// Output weights, `2 × hidden` (side to move's half first).
+    pub out_weights: Vec<i16>,
+    /// Output bias, in units of 1/(QA·QB).
+    pub out_bias: i32,
+}
+
+impl Network {
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        let mut name = [0u8; NAME_LEN];
+        let n = self.game.len().min(NAME_LEN);
+        name[..n].copy_from_slice(&self.game.as_bytes()[..n]);
+        out.extend_from_slice(&name);
+        out.extend_from_slice(&(self.features as u32).to_le_bytes());
+        out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        for w in self
+            .ft_weights
+            .iter()
+            .chain(&self.ft_bias)
+            .chain(&self.out_weights)
+        {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        let crc = crc32fast::hash(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out
+    }
+
+    /// Reads a network file, checking its header, size and checksum; `game`, `features` and
+    /// `hidden` must be what the caller expects (`None`: any hidden size).
+    pub fn from_bytes(
+        bytes: &[u8],
+        game: &str,
+        features: usize,
+        hidden: Option<usize>,
+    ) -> Result<Network, String> {
+        let head = 8 + 2 + NAME_LEN + 8;
+        if bytes.len() < head + 8 || &bytes[..8] != MAGIC {
+            return Err("not a tsubame network (no TSUBNNUE header)".into());
+        }
+        let (body, crc) = bytes.split_at(bytes.len() - 4);
+        if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().unwrap()) {
+            return Err("the network file is damaged (checksum mismatch)".into());
+        }
+        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+        if version != VERSION {
+            return Err(format!(
+                "network version {version}, this build reads {VERSION}"
+            ));
+        }
+        let name = String::from_utf8_lossy(&bytes[10..10 + NAME_LEN])
+            .trim_end_matches('\0')
+            .to_string();
+        if name != game {
+            return Err(format!("the network is for {name}, not {game}"));
+        }
+        let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap()) as usize;
+        let (f, h) = (u32_at(10 + NAME_LEN), u32_at(14 + NAME_LEN));
+        if f != features {
+            return Err(format!(
+                "the network has {f} input features, {game} needs {features}"
+            ));
+        }
+        if h == 0 || h > MAX_HIDDEN || hidden.is_some_and(|want| want != h) {
+            return Err(format!("the network's hidden size {h} is not supported"));
+        }
+        let count = f * h + h + 2 * h;
+        if body.len() != head + 2 * count + 4 {
+            return Err(format!(
+                "the network file has {} bytes, {} expected",
+                bytes.len(),
+                head + 2 * count + 8
+            ));
+        }
+        let mut values = body[head..head + 2 * count]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<i16>>();
+        let ft_weights = take(f * h);
+        let ft_bias = take(h);
+        let out_weights = take(2 * h);
+        let out_bias = i32::from_le_bytes(body[head + 2 * count..].try_into().unwrap());
+        Ok(Network {
+            game: name,
+            features: f,
+            hidden: h,
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+        })
+    }
+
+    /// The accumulator of one perspective with the given active features.
+    pub fn accumulate(&self, active: &[u16]) -> Vec<i16> {
+        let mut acc = self.ft_bias.clone();
+        for &f in active {
+            let row = &self.ft_weights[f as usize * self.hidden..][..self.hidden];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a = a.wrapping_add(*w);
+            }
+        }
+        acc
+    }
+
+    /// Brings an accumulator up to date after a move: subtracts the rows of the features that
+    /// went off, adds those that came on.
+    pub fn update(&self, acc: &mut [i16], removed: &[u16], added: &[u16]) {
+        for &f in removed {
+            let row = &self.ft_weights[f as usize * self.hidden..][..self.hidden];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a = a.wrapping_sub(*w);
+            }
+        }
+        for &f in added {
+            let row = &self.ft_weights[f as usize * self.hidden..][..self.hidden];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a = a.wrapping_add(*w);
+            }
+        }
+    }
+
+    /// The output in centipawns for the side to move, from both accumulators (the side to
+    /// move's first).
+    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+        let mut sum: i64 = 0;
+        for (acc, weights) in [us, them]
+            .into_iter()
+            .zip(self.out_weights.chunks_exact(self.hidden))
+        {
+            for (&a, &w) in acc.iter().zip(weights) {
+                let a = (a as i64).clamp(0, QA as i64);
+                sum += a * a * w as i64;
+            }
+        }
+        let raw = sum / QA as i64 + self.out_bias as i64;
+        (raw * SCALE as i64 / (QA as i64 * QB as i64)) as i32
+    }
+
+    /// The evaluation from scratch of a position whose perspectives have these active features.
+    pub fn evaluate(&self, us: &[u16], them: &[u16]) -> i32 {
+        self.output(&self.accumulate(us), &self.accumulate(them))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny() -> Network {
+        Network {
+            game: "minishogi".into(),
+            features: 3,
+            hidden: 2,
+            ft_weights: vec![100, -50, 20, 30, -5, 255],
+            ft_bias: vec![10, 0],
+            out_weights: vec![64, -32, 16, 8],
+            out_bias: 1000,
+        }
+    }
+
+    #[test]
+    fn a_network_survives_its_file() {
+        let n = tiny();
+        let bytes = n.to_bytes();
+        assert_eq!(
+            Network::from_bytes(&bytes, "minishogi", 3, None),
+            Ok(n.clone())
+        );
+        assert!(
+            Network::from_bytes(&bytes, "shogi", 3, None)
+                .unwrap_err()
+                .contains("minishogi")
+        );
+        assert!(Network::from_bytes(&bytes, "minishogi", 4, None).is_err());
+        assert!(Network::from_bytes(&bytes, "minishogi", 3, Some(8)).is_err());
+        let mut bad = bytes.clone();
+        bad[40] ^= 1;
+        assert!(
+            Network::from_bytes(&bad, "minishogi", 3, None)
+                .unwrap_err()
+                .contains("damaged")
+        );
+        assert!(Network::from_bytes(&bytes[..bytes.len() - 3], "minishogi", 3, None).is_err());
+    }
+
+    #[test]
+    fn the_output_follows_the_formula() {
+        let n = tiny();
+        // us: features 0 and 2 → acc [10+100-5, 0-50+255] = [105, 205]; them: feature 1 → [30, 30].
+        let (us, them) = (n.accumulate(&[0, 2]), n.accumulate(&[1]));
+        assert_eq!((us.clone(), them.clone()), (vec![105, 205], vec![30, 30]));
+        let sum = 105 * 105 * 64 + 205 * 205 * -32 + 30 * 30 * 16 + 30 * 30 * 8;
+        let want = ((sum / 255 + 1000) as i64 * 400 / (255 * 64)) as i32;
+        assert_eq!(n.output(&us, &them), want);
+    }
+}

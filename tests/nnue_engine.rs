@@ -1,0 +1,114 @@
+//! The learned evaluation in the engine: `EvalFile` loads a network for the game its header
+//! names and refuses anything else, and a search with a network evaluates through the
+//! incrementally updated accumulators exactly as a refresh would.
+
+use tsubame::core::game::Position;
+use tsubame::core::moves::MoveList;
+use tsubame::games::minishogi::{Mini, Minishogi};
+use tsubame::nnue::Networks;
+use tsubame::nnue::features::Layout;
+use tsubame::nnue::network::Network;
+use tsubame::search::tt::TranspositionTable;
+use tsubame::search::{self, Limits, SearchSetup, Shared};
+
+/// A minishogi network with weights from a fixed pseudo-random sequence.
+fn network() -> Network {
+    let mut x: u64 = 0x1234_5678;
+    let mut next = |m: i64| {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((x >> 33) as i64 % (2 * m + 1) - m) as i16
+    };
+    let (f, h) = (Layout::<Mini>::FEATURES, 32);
+    Network {
+        game: "minishogi".into(),
+        features: f,
+        hidden: h,
+        ft_weights: (0..f * h).map(|_| next(60)).collect(),
+        ft_bias: (0..h).map(|_| next(100) + 100).collect(),
+        out_weights: (0..2 * h).map(|_| next(60)).collect(),
+        out_bias: 0,
+    }
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("tsubame-nnue-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn eval_file_loads_networks_and_refuses_the_rest() {
+    let good = temp("good.nnue");
+    std::fs::write(&good, network().to_bytes()).unwrap();
+    let mut nets = Networks::default();
+    let (game, _) = nets.load_file(good.to_str().unwrap()).unwrap();
+    assert_eq!(game, "minishogi");
+    assert_eq!(nets.get("minishogi").as_deref(), Some(&network()));
+    assert!(nets.get("shogi").is_none());
+    let mut damaged = network().to_bytes();
+    damaged[100] ^= 4;
+    let bad = temp("bad.nnue");
+    std::fs::write(&bad, &damaged).unwrap();
+    assert!(
+        nets.load_file(bad.to_str().unwrap())
+            .unwrap_err()
+            .contains("damaged")
+    );
+    std::fs::write(&bad, b"hello").unwrap();
+    assert!(nets.load_file(bad.to_str().unwrap()).is_err());
+    assert!(nets.load_file("/no/such/file.nnue").is_err());
+    // The network loaded first is still there.
+    assert_eq!(nets.get("minishogi").as_deref(), Some(&network()));
+    let _ = std::fs::remove_file(good);
+    let _ = std::fs::remove_file(bad);
+}
+
+/// A search with a network evaluates with it (another score than the hand-written evaluation
+/// gives) and still answers a legal move; that the search's incremental accumulators equal a
+/// refresh is tested move by move in `src/nnue/features.rs`.
+#[test]
+fn a_search_with_a_network_uses_it() {
+    let net = network();
+    for sfen in [
+        "rbsgk/4p/5/P4/KGSBR b - 1",
+        "rbsgk/5/4p/P4/KGSBR w - 2",
+        "2sgk/r3p/5/P1B2/KGS1R w b 4",
+    ] {
+        let pos = Minishogi::from_sfen(sfen).unwrap();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let tt = TranspositionTable::new(1);
+        let shared = Shared::default();
+        let report = |_: &search::Report| {};
+        let history = [];
+        let setup = SearchSetup {
+            history: &history,
+            rules: Default::default(),
+            limits: Limits {
+                depth: Some(3),
+                multipv: 1,
+                ..Limits::default()
+            },
+            threads: 1,
+            pruning: false,
+            tt: &tt,
+            shared: &shared,
+            report: &report,
+            nnue: Some(&net),
+        };
+        let result = search::with_search_stack(|| search::run(&pos, &setup));
+        assert!(list.contains(&result.best.unwrap()), "{sfen}");
+        let fresh = TranspositionTable::new(1);
+        let classic = SearchSetup {
+            nnue: None,
+            tt: &fresh,
+            ..setup
+        };
+        let plain = search::with_search_stack(|| search::run(&pos, &classic));
+        assert_ne!(
+            (plain.score, plain.best),
+            (result.score, result.best),
+            "{sfen}"
+        );
+    }
+}

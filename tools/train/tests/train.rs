@@ -1,0 +1,121 @@
+//! The trainer on a small data set that the test makes: the validation loss falls, the
+//! quantised network matches the float one, and a checkpoint resumes the run.
+
+use std::path::PathBuf;
+
+use tsubame::datagen::{Config, run};
+use tsubame::games::minishogi::{Mini, Minishogi};
+use tsubame::nnue::features::Layout;
+use tsubame::nnue::network::{Network, QA, QB, SCALE};
+use tsubame_train::data;
+use tsubame_train::net::{self, Scratch, Shape};
+use tsubame_train::train::{self, Settings, State};
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("tsubame-train-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn training_lowers_the_validation_loss_and_quantises_faithfully() {
+    let file = temp("data.bin");
+    let _ = std::fs::remove_file(&file);
+    let cfg = Config {
+        games: 120,
+        nodes: Some(500),
+        depth: None,
+        threads: 2,
+        random_plies: 4,
+        seed: 3,
+        max_plies: 200,
+        hash_mib: 4,
+    };
+    run::<Minishogi>(&cfg, &file, false).unwrap();
+    let loaded = data::load::<Mini>(std::slice::from_ref(&file), 5).unwrap();
+    assert!(loaded.train.len() > 500, "{} positions", loaded.train.len());
+    assert!(loaded.validation.len() > 50);
+
+    let shape = Shape {
+        features: Layout::<Mini>::FEATURES,
+        hidden: 16,
+    };
+    let settings = Settings {
+        epochs: 6,
+        batch: 256,
+        lr: 0.003,
+        lr_decay: 0.9,
+        lambda: 0.75,
+        seed: 1,
+    };
+    let out = temp("out");
+    let mut state = State::new(shape, 1);
+    let before = train::mean_loss(&state.params, shape, &loaded.validation, 0.75);
+    let losses = train::run(
+        &mut state,
+        &settings,
+        &loaded.train,
+        &loaded.validation,
+        &out,
+        "minishogi",
+        &|_| {},
+    )
+    .unwrap();
+    let after = losses.last().unwrap().1;
+    assert!(after < 0.8 * before, "validation loss {before} → {after}");
+    assert!(losses.last().unwrap().0 < losses[0].0);
+
+    // The file the engine reads holds the quantised network. Its integer arithmetic is exact up
+    // to truncation: within 2 cp of the float network evaluated with the same (rounded)
+    // weights. Rounding the weights to the file's grid (1/QA, 1/QB) is what costs precision:
+    // on average at most 5% of the evaluation's size, and never more than 40 cp.
+    let bytes = std::fs::read(out.join("net.nnue")).unwrap();
+    let q = Network::from_bytes(&bytes, "minishogi", shape.features, Some(16)).unwrap();
+    let rounded: Vec<f32> = state
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, &w)| {
+            let step = if i < shape.out_weights() {
+                QA
+            } else if i < shape.out_bias() {
+                QB
+            } else {
+                QA * QB
+            } as f32;
+            (w * step).round() / step
+        })
+        .collect();
+    let mut s = Scratch::new(shape);
+    let (mut worst_int, mut worst, mut total, mut size) = (0.0f32, 0.0f32, 0.0f32, 0.0f32);
+    for i in 0..loaded.validation.len() {
+        let (us, them) = loaded.validation.features(i);
+        let float = net::forward(&state.params, shape, [us, them], &mut s) * SCALE as f32;
+        let grid = net::forward(&rounded, shape, [us, them], &mut s) * SCALE as f32;
+        let int = q.evaluate(us, them) as f32;
+        worst_int = worst_int.max((int - grid).abs());
+        worst = worst.max((int - float).abs());
+        total += (int - float).abs();
+        size += float.abs();
+    }
+    let n = loaded.validation.len() as f32;
+    let (mean, mean_size) = (total / n, size / n);
+    assert!(
+        mean_size > 50.0,
+        "the network says little: mean |eval| {mean_size} cp"
+    );
+    assert!(
+        worst_int <= 2.0,
+        "integer inference up to {worst_int} cp from the float network on the same weights"
+    );
+    assert!(
+        worst < 40.0 && mean < 0.05 * mean_size,
+        "quantised output up to {worst} cp (mean {mean}, mean |eval| {mean_size}) from the float network"
+    );
+
+    // A checkpoint resumes the run where it stopped.
+    let resumed = State::load(&out.join("checkpoint.bin"), shape).unwrap();
+    assert_eq!((resumed.epoch, resumed.step), (state.epoch, state.step));
+    assert_eq!(resumed.params, state.params);
+    assert!(State::load(&out.join("checkpoint.bin"), Shape { hidden: 8, ..shape }).is_err());
+    let _ = std::fs::remove_file(file);
+    let _ = std::fs::remove_dir_all(out);
+}
