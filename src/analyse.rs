@@ -109,6 +109,7 @@ pub fn analyse<G: SearchGame>(
             r.time_ms as f64 / 1000.0
         );
     };
+    let network = crate::nnue::embedded(G::NAME);
     let setup = SearchSetup {
         history: &history,
         rules: RuleOptions::default(),
@@ -121,7 +122,7 @@ pub fn analyse<G: SearchGame>(
         tt: &tt,
         shared: &shared,
         report: &report,
-        nnue: None,
+        nnue: network.as_deref(),
     };
     let result = search::with_search_stack(|| search::run(&pos, &setup));
     std::thread::sleep(Duration::from_millis(1));

@@ -151,6 +151,14 @@ enum Command {
         /// Transposition table of each game in MiB.
         #[arg(long, default_value_t = 16, value_parser = RangedU64ValueParser::<usize>::new().range(1..=4096))]
         hash: usize,
+        /// The evaluation the games are played with: hce (hand-written) or nnue (the network of
+        /// --eval-file, else the embedded one). Default: nnue where the game has a network, hce
+        /// where it has none.
+        #[arg(long, value_parser = ["hce", "nnue"])]
+        eval: Option<String>,
+        /// A network file for --eval nnue (written by tsubame-train), instead of the embedded one.
+        #[arg(long)]
+        eval_file: Option<std::path::PathBuf>,
         /// The data file (created, or appended to).
         #[arg(long)]
         out: std::path::PathBuf,
@@ -416,8 +424,20 @@ fn run(command: Option<Command>) -> Result<(), String> {
             seed,
             max_plies,
             hash,
+            eval,
+            eval_file,
             out,
         }) => {
+            let game = variant.to_ascii_lowercase();
+            let network = datagen_network(&game, eval.as_deref(), eval_file.as_deref())?;
+            eprintln!(
+                "evaluation: {}",
+                match (&network, &eval_file) {
+                    (None, _) => "hand-written".to_string(),
+                    (Some(n), Some(f)) => format!("network {} ({} hidden)", f.display(), n.hidden),
+                    (Some(n), None) => format!("embedded network ({} hidden)", n.hidden),
+                }
+            );
             let cfg = tsubame::datagen::Config {
                 games,
                 nodes: if nodes.is_none() && depth.is_none() {
@@ -432,9 +452,10 @@ fn run(command: Option<Command>) -> Result<(), String> {
                 seed,
                 max_plies,
                 hash_mib: hash,
+                network,
             };
             let show = std::io::stderr().is_terminal();
-            let summary = match variant.to_ascii_lowercase().as_str() {
+            let summary = match game.as_str() {
                 "shogi" => tsubame::datagen::run::<Shogi>(&cfg, &out, show),
                 "minishogi" => tsubame::datagen::run::<Minishogi>(&cfg, &out, show),
                 other => Err(format!(
@@ -510,4 +531,37 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The network `tsubame datagen` plays with: `eval` is `hce`, `nnue` or unset (a network where
+/// the game has one); `file` replaces the embedded network.
+fn datagen_network(
+    game: &str,
+    eval: Option<&str>,
+    file: Option<&std::path::Path>,
+) -> Result<Option<std::sync::Arc<tsubame::nnue::network::Network>>, String> {
+    if eval == Some("hce") {
+        return match file {
+            Some(_) => Err("--eval-file goes with --eval nnue, not --eval hce".into()),
+            None => Ok(None),
+        };
+    }
+    let network = match file {
+        Some(path) => {
+            let mut nets = tsubame::nnue::Networks::default();
+            let path = path.to_string_lossy();
+            let (loaded, _) = nets.load_file(&path)?;
+            if loaded != game {
+                return Err(format!("{path} is a {loaded} network, not a {game} one"));
+            }
+            nets.get(game)
+        }
+        None => tsubame::nnue::embedded(game),
+    };
+    if network.is_none() && eval == Some("nnue") {
+        return Err(format!(
+            "no network for {game}: give one with --eval-file, or use --eval hce"
+        ));
+    }
+    Ok(network)
 }

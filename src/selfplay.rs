@@ -126,6 +126,7 @@ fn play_game<G: SearchGame>(
     rules: &RuleOptions,
 ) -> Outcome {
     let tables = [TranspositionTable::new(16), TranspositionTable::new(16)];
+    let network = crate::nnue::embedded(G::NAME);
     loop {
         let side = pos.side_to_move();
         let for_black = |o: Outcome| if side == Color::Black { o } else { o.flip() };
@@ -157,7 +158,7 @@ fn play_game<G: SearchGame>(
             tt: &tables[side.index()],
             shared: &shared,
             report: &report,
-            nnue: None,
+            nnue: network.as_deref(),
         };
         let result = search::with_search_stack(|| search::run(&pos, &setup));
         let Some(mv) = result.best else {

@@ -203,3 +203,62 @@ fn perft_counts_depth_zero_and_reads_positions_as_usi_does() {
         stderr(&bad)
     );
 }
+
+#[test]
+fn datagen_refuses_a_network_it_cannot_play_with() {
+    let out = temp("datagen.bin");
+    let out_s = out.to_str().unwrap();
+    let net = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/nnue/nets/minishogi.nnue");
+    let net_s = net.to_str().unwrap();
+    for (args, says) in [
+        (
+            vec!["--variant", "shogi", "--eval", "nnue"],
+            "no network for shogi",
+        ),
+        (
+            vec![
+                "--variant",
+                "minishogi",
+                "--eval",
+                "hce",
+                "--eval-file",
+                net_s,
+            ],
+            "--eval-file goes with --eval nnue",
+        ),
+        (
+            vec!["--variant", "shogi", "--eval-file", net_s],
+            "is a minishogi network, not a shogi one",
+        ),
+    ] {
+        let mut all = vec!["datagen", "--games", "1", "--nodes", "50", "--out", out_s];
+        all.extend(args);
+        let o = tsubame(&all);
+        assert_eq!(o.status.code(), Some(1), "{all:?}: {}", stdout(&o));
+        assert!(stderr(&o).contains(says), "{all:?}: {}", stderr(&o));
+        assert!(!out.exists(), "{all:?} wrote {}", out.display());
+    }
+    // The embedded network is the default where the game has one, and --eval-file replaces it.
+    for (args, says) in [
+        (vec![], "embedded network"),
+        (vec!["--eval-file", net_s], "network "),
+        (vec!["--eval", "hce"], "hand-written"),
+    ] {
+        let mut all = vec![
+            "datagen",
+            "--variant",
+            "minishogi",
+            "--games",
+            "1",
+            "--nodes",
+            "50",
+            "--out",
+            out_s,
+        ];
+        all.extend(args);
+        let o = tsubame(&all);
+        assert_eq!(o.status.code(), Some(0), "{all:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{all:?}: {}", stderr(&o));
+        let _ = std::fs::remove_file(&out);
+    }
+}

@@ -30,6 +30,7 @@ fn config(games: u64, threads: usize) -> Config {
         seed: 7,
         max_plies: 200,
         hash_mib: 4,
+        network: None,
     }
 }
 

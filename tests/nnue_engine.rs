@@ -112,3 +112,39 @@ fn a_search_with_a_network_uses_it() {
         );
     }
 }
+
+/// The network built into the binary loads, judges material as a player would, and is what
+/// `Networks` goes back to after another file was loaded.
+#[test]
+fn the_embedded_minishogi_network_loads_and_knows_material() {
+    let mut nets = Networks::default();
+    let embedded = nets
+        .get("minishogi")
+        .expect("a minishogi network is embedded");
+    assert_eq!(embedded.features, Layout::<Mini>::FEATURES);
+    let eval = |sfen: &str| {
+        let pos = Minishogi::from_sfen(sfen).unwrap();
+        let (mut us, mut them) = (Vec::new(), Vec::new());
+        let stm = pos.side_to_move();
+        Layout::<Mini>::active(&pos, stm, &mut us);
+        Layout::<Mini>::active(&pos, !stm, &mut them);
+        embedded.evaluate(&us, &them)
+    };
+    let start = eval("rbsgk/4p/5/P4/KGSBR b - 1");
+    // Black to move with White's rook missing, and the same with Black's rook missing.
+    let up = eval("1bsgk/4p/5/P4/KGSBR b - 1");
+    let down = eval("rbsgk/4p/5/P4/KGSB1 b - 1");
+    assert!(start.abs() < 300, "start position {start} cp");
+    assert!(
+        up > start + 300 && down < start - 300,
+        "{down} < {start} < {up}"
+    );
+
+    let other = temp("other.nnue");
+    std::fs::write(&other, network().to_bytes()).unwrap();
+    nets.load_file(other.to_str().unwrap()).unwrap();
+    assert_eq!(nets.get("minishogi").as_deref(), Some(&network()));
+    nets.reset();
+    assert_eq!(nets.get("minishogi"), Some(embedded));
+    let _ = std::fs::remove_file(other);
+}

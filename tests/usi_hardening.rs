@@ -310,3 +310,25 @@ fn a_ponder_with_a_node_limit_waits_for_ponderhit() {
     e.until("bestmove");
     e.quit_within(WAIT);
 }
+
+#[test]
+fn eval_file_refuses_a_bad_file_and_goes_back_to_the_embedded_network() {
+    let bad = std::env::temp_dir().join(format!("tsubame-bad-{}.nnue", std::process::id()));
+    std::fs::write(&bad, b"TSUBNNUE but nothing after").unwrap();
+    let mut e = Engine::start();
+    e.send("setoption name USI_Variant value minishogi");
+    e.send(&format!("setoption name EvalFile value {}", bad.display()));
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(has(&lines, "info string error: EvalFile"), "{lines:?}");
+    e.send("setoption name EvalFile value <empty>");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(has(&lines, "embedded networks are in use"), "{lines:?}");
+    e.send("position startpos");
+    e.send("go depth 4");
+    let lines = e.until("bestmove");
+    assert!(!has(&lines, "error"), "{lines:?}");
+    e.quit_within(WAIT);
+    let _ = std::fs::remove_file(bad);
+}

@@ -48,6 +48,8 @@ pub struct Config {
     pub max_plies: usize,
     /// Transposition table of each game in MiB.
     pub hash_mib: usize,
+    /// The network the games are played with (`None`: the hand-written evaluation).
+    pub network: Option<std::sync::Arc<crate::nnue::network::Network>>,
 }
 
 /// What a run did.
@@ -120,7 +122,7 @@ fn play_game<G: SearchGame + Packable>(
             tt,
             shared: &shared,
             report: &report,
-            nnue: None,
+            nnue: cfg.network.as_deref(),
         };
         let result = search::run(&pos, &setup);
         let Some(mv) = result.best else {

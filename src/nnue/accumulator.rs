@@ -3,6 +3,7 @@
 //! of the moves in between.
 
 use super::network::{MAX_HIDDEN, Network};
+use super::simd;
 use crate::core::color::Color;
 
 /// The feature changes of one move in both perspectives (Black's, White's): at most two
@@ -53,35 +54,32 @@ impl Accumulator {
         for (values, feats) in self.values.iter_mut().zip(active) {
             let acc = &mut values[..h];
             acc.copy_from_slice(&net.ft_bias);
-            for &f in feats {
-                let row = &net.ft_weights[f as usize * h..][..h];
-                for (a, w) in acc.iter_mut().zip(row) {
-                    *a = a.wrapping_add(*w);
+            for chunk in feats.chunks(8) {
+                let mut rows: [&[i16]; 8] = [&[]; 8];
+                for (r, f) in rows.iter_mut().zip(net.rows(chunk)) {
+                    *r = f;
                 }
+                simd::add_rows(acc, &rows[..chunk.len()]);
             }
         }
         self.computed = true;
     }
 
     /// Sets `self` to `parent` changed by `delta`.
+    #[inline]
     pub fn update_from(&mut self, parent: &Accumulator, net: &Network, delta: &MoveDelta) {
         let h = net.hidden;
+        let row = |f: u16| &net.ft_weights[f as usize * h..][..h];
         for p in 0..2 {
             let (nr, na) = delta.len[p];
-            let acc = &mut self.values[p][..h];
-            acc.copy_from_slice(&parent.values[p][..h]);
-            for &f in &delta.removed[p][..nr as usize] {
-                let row = &net.ft_weights[f as usize * h..][..h];
-                for (a, w) in acc.iter_mut().zip(row) {
-                    *a = a.wrapping_sub(*w);
-                }
-            }
-            for &f in &delta.added[p][..na as usize] {
-                let row = &net.ft_weights[f as usize * h..][..h];
-                for (a, w) in acc.iter_mut().zip(row) {
-                    *a = a.wrapping_add(*w);
-                }
-            }
+            let subs = [row(delta.removed[p][0]), row(delta.removed[p][1])];
+            let adds = [row(delta.added[p][0]), row(delta.added[p][1])];
+            simd::update(
+                &mut self.values[p][..h],
+                &parent.values[p][..h],
+                &subs[..nr as usize],
+                &adds[..na as usize],
+            );
         }
         self.computed = true;
     }

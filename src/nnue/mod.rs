@@ -5,22 +5,54 @@
 pub mod accumulator;
 pub mod features;
 pub mod network;
+pub mod simd;
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use crate::games::minishogi::Mini;
 use crate::games::shogi::Standard;
 use features::Layout;
 use network::Network;
 
-/// The networks the engine holds, one per game that has a learned evaluation.
-#[derive(Clone, Debug, Default)]
+/// The minishogi network built into the binary (how it was made: `docs/nnue.md`).
+static EMBEDDED_MINISHOGI: LazyLock<Arc<Network>> = LazyLock::new(|| {
+    let bytes = include_bytes!("nets/minishogi.nnue");
+    let net = Network::from_bytes(bytes, "minishogi", Layout::<Mini>::FEATURES, None);
+    // The file is part of the source; `tests` checks that it loads.
+    Arc::new(net.expect("the embedded minishogi network is sound"))
+});
+
+/// The network built into the binary for `game`, if it has one.
+pub fn embedded(game: &str) -> Option<Arc<Network>> {
+    match game {
+        "minishogi" => Some(Arc::clone(&EMBEDDED_MINISHOGI)),
+        _ => None,
+    }
+}
+
+/// The networks the engine holds, one per game that has a learned evaluation; they start as
+/// the embedded ones.
+#[derive(Clone, Debug)]
 pub struct Networks {
     shogi: Option<Arc<Network>>,
     minishogi: Option<Arc<Network>>,
 }
 
+impl Default for Networks {
+    fn default() -> Self {
+        Networks {
+            shogi: embedded("shogi"),
+            minishogi: embedded("minishogi"),
+        }
+    }
+}
+
 impl Networks {
+    /// Goes back to the embedded networks (none for a game the binary has none for).
+    pub fn reset(&mut self) {
+        *self = Networks::default();
+    }
+
     /// The network for `game` (`shogi`, `minishogi`), if one is loaded.
     pub fn get(&self, game: &str) -> Option<Arc<Network>> {
         match game {

@@ -10,6 +10,8 @@
 //! (`i16`), the output weights (`i16`, 2 × hidden), the output bias (`i32`); a CRC-32 of everything
 //! before it.
 
+use super::simd::{self, MAX_OUT_WEIGHT};
+
 /// Quantisation of the first layer (its weights, biases and the accumulators).
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
@@ -125,6 +127,11 @@ impl Network {
         let ft_bias = take(h);
         let out_weights = take(2 * h);
         let out_bias = i32::from_le_bytes(body[head + 2 * count..].try_into().unwrap());
+        if let Some(w) = out_weights.iter().find(|w| w.abs() > MAX_OUT_WEIGHT) {
+            return Err(format!(
+                "an output weight is {w}, beyond the ±{MAX_OUT_WEIGHT} the engine computes with"
+            ));
+        }
         Ok(Network {
             game: name,
             features: f,
@@ -136,48 +143,35 @@ impl Network {
         })
     }
 
+    /// The rows of the features `active`.
+    pub fn rows<'a>(&'a self, active: &'a [u16]) -> impl Iterator<Item = &'a [i16]> + 'a {
+        active
+            .iter()
+            .map(|&f| &self.ft_weights[f as usize * self.hidden..][..self.hidden])
+    }
+
     /// The accumulator of one perspective with the given active features.
     pub fn accumulate(&self, active: &[u16]) -> Vec<i16> {
         let mut acc = self.ft_bias.clone();
-        for &f in active {
-            let row = &self.ft_weights[f as usize * self.hidden..][..self.hidden];
-            for (a, w) in acc.iter_mut().zip(row) {
-                *a = a.wrapping_add(*w);
-            }
-        }
+        let rows: Vec<&[i16]> = self.rows(active).collect();
+        simd::add_rows(&mut acc, &rows);
         acc
     }
 
     /// Brings an accumulator up to date after a move: subtracts the rows of the features that
     /// went off, adds those that came on.
     pub fn update(&self, acc: &mut [i16], removed: &[u16], added: &[u16]) {
-        for &f in removed {
-            let row = &self.ft_weights[f as usize * self.hidden..][..self.hidden];
-            for (a, w) in acc.iter_mut().zip(row) {
-                *a = a.wrapping_sub(*w);
-            }
-        }
-        for &f in added {
-            let row = &self.ft_weights[f as usize * self.hidden..][..self.hidden];
-            for (a, w) in acc.iter_mut().zip(row) {
-                *a = a.wrapping_add(*w);
-            }
-        }
+        let subs: Vec<&[i16]> = self.rows(removed).collect();
+        let adds: Vec<&[i16]> = self.rows(added).collect();
+        let src = acc.to_vec();
+        simd::update(acc, &src, &subs, &adds);
     }
 
     /// The output in centipawns for the side to move, from both accumulators (the side to
     /// move's first).
     pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
-        let mut sum: i64 = 0;
-        for (acc, weights) in [us, them]
-            .into_iter()
-            .zip(self.out_weights.chunks_exact(self.hidden))
-        {
-            for (&a, &w) in acc.iter().zip(weights) {
-                let a = (a as i64).clamp(0, QA as i64);
-                sum += a * a * w as i64;
-            }
-        }
+        let (w_us, w_them) = self.out_weights.split_at(self.hidden);
+        let sum = simd::screlu_dot(us, w_us) + simd::screlu_dot(them, w_them);
         let raw = sum / QA as i64 + self.out_bias as i64;
         (raw * SCALE as i64 / (QA as i64 * QB as i64)) as i32
     }

@@ -273,8 +273,8 @@ pub fn with_search_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 }
 
 /// Searches `pos` on its own search thread as a lone position (its history is the position
-/// itself), under the default rules with full pruning and no progress reports: what the bench
-/// and the tests need.
+/// itself), under the default rules with full pruning, the default evaluation (the embedded
+/// network where the game has one) and no progress reports: what the bench and the tests need.
 pub fn search_position<G: SearchGame>(
     pos: &G,
     limits: Limits,
@@ -287,6 +287,7 @@ pub fn search_position<G: SearchGame>(
         in_check: pos.in_check(),
     }];
     let report = |_: &Report| {};
+    let network = crate::nnue::embedded(G::NAME);
     let setup = SearchSetup {
         history: &history,
         rules: RuleOptions::default(),
@@ -296,7 +297,7 @@ pub fn search_position<G: SearchGame>(
         tt,
         shared,
         report: &report,
-        nnue: None,
+        nnue: network.as_deref(),
     };
     with_search_stack(|| run(pos, &setup))
 }

@@ -364,6 +364,12 @@ impl Engine {
         }
         let before = self.options.clone();
         match self.options.set(name, value) {
+            Ok(SetResult::Set)
+                if name.eq_ignore_ascii_case("EvalFile") && self.options.eval_file.is_empty() =>
+            {
+                self.networks.reset();
+                self.say("info string EvalFile empty: the embedded networks are in use");
+            }
             Ok(SetResult::Set) if name.eq_ignore_ascii_case("EvalFile") => {
                 match self.networks.load_file(&self.options.eval_file) {
                     Ok((_, text)) => self.say(&format!("info string loaded {text}")),

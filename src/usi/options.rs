@@ -25,10 +25,10 @@ pub struct Options {
     pub nana_tablebase: String,
     /// `SearchPruning`: the selective search (off: plain alpha-beta, for strength comparisons).
     pub pruning: bool,
-    /// `EvalType`: `nnue` evaluates with the game's network when one is loaded; `classic`
-    /// with the hand-written evaluation.
+    /// `EvalType`: `nnue` evaluates with the game's network (the embedded one, or the
+    /// `EvalFile`) where the game has one; `classic` with the hand-written evaluation.
     pub nnue: bool,
-    /// `EvalFile`: the network file last loaded (empty: none).
+    /// `EvalFile`: the network file last loaded (empty: the networks built into the binary).
     pub eval_file: String,
 }
 
@@ -183,8 +183,8 @@ impl Options {
             "searchpruning" => self.pruning = boolean(name, value)?,
             "evaltype" => self.nnue = choice(name, value, &[("nnue", true), ("classic", false)])?,
             "evalfile" => {
-                missing(name, value)?;
-                self.eval_file = value.trim().to_string();
+                let v = value.trim();
+                self.eval_file = if v == "<empty>" { "" } else { v }.to_string();
             }
             "multipv" | "usi_multipv" => {
                 self.multipv = number(name, value, MULTIPV_RANGE)? as usize

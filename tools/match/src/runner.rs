@@ -472,7 +472,8 @@ pub fn run<P: GameExt>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<S
     let mut reasons: BTreeMap<(String, Reason), u64> = BTreeMap::new();
     let mut unfinished = 0u64;
     let mut finished = 0u64;
-    let mut decided: Option<SprtState> = None;
+    // The SPRT's decision, with the games and the LLR when it was taken.
+    let mut decided: Option<(SprtState, u64, f64)> = None;
     let print = |line: String| {
         if bar.is_hidden() {
             println!("{line}");
@@ -567,9 +568,10 @@ pub fn run<P: GameExt>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<S
             unfinished,
         ));
         if let (Some(sprt), 1) = (cfg.sprt, pairings.len()) {
-            let state = sprt.state(sprt.llr(&stats[0].pairs), stats[0].pairs.pairs());
+            let llr = sprt.llr(&stats[0].pairs);
+            let state = sprt.state(llr, stats[0].pairs.pairs());
             if state != SprtState::Continue && decided.is_none() {
-                decided = Some(state);
+                decided = Some((state, stats[0].games.games(), llr));
                 sched.soft_stop.store(true, Ordering::Relaxed);
                 print(format!(
                     "SPRT: {}; finishing the games in progress",
@@ -608,6 +610,7 @@ pub fn run<P: GameExt>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<S
             &names[b],
             &cfg,
             pairings.len() == 1,
+            decided,
         );
     }
     w(&mut text, "Results by reason:".into());
@@ -670,6 +673,7 @@ fn summarize_pairing(
     b: &str,
     cfg: &MatchConfig,
     with_sprt: bool,
+    decided: Option<(SprtState, u64, f64)>,
 ) {
     let g = &st.games;
     let n = g.games();
@@ -714,7 +718,15 @@ fn summarize_pairing(
             sprt.elo1,
             sprt.alpha,
             sprt.beta,
-            sprt.state(llr, p.pairs()).text(),
+            match decided {
+                // The games in progress when the test stopped may move the LLR back inside
+                // the bounds; the decision stands.
+                Some((state, games, at)) => format!(
+                    "{} after {games} games (LLR {at:.3}), the games in progress then finished",
+                    state.text()
+                ),
+                None => sprt.state(llr, p.pairs()).text().to_string(),
+            },
             if cfg.sprt.is_none() {
                 " (not used to stop)"
             } else {

@@ -28,6 +28,7 @@ fn training_lowers_the_validation_loss_and_quantises_faithfully() {
         seed: 3,
         max_plies: 200,
         hash_mib: 4,
+        network: None,
     };
     run::<Minishogi>(&cfg, &file, false).unwrap();
     let loaded = data::load::<Mini>(std::slice::from_ref(&file), 5).unwrap();
