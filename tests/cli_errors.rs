@@ -212,8 +212,8 @@ fn datagen_refuses_a_network_it_cannot_play_with() {
     let net_s = net.to_str().unwrap();
     for (args, says) in [
         (
-            vec!["--variant", "shogi", "--eval", "nnue"],
-            "no network for shogi",
+            vec!["--variant", "nanashogi", "--eval", "nnue"],
+            "no network for nanashogi",
         ),
         (
             vec![

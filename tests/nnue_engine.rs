@@ -44,7 +44,7 @@ fn eval_file_loads_networks_and_refuses_the_rest() {
     let (game, _) = nets.load_file(good.to_str().unwrap()).unwrap();
     assert_eq!(game, "minishogi");
     assert_eq!(nets.get("minishogi").as_deref(), Some(&network()));
-    assert!(nets.get("shogi").is_none());
+    assert_eq!(nets.get("shogi"), tsubame::nnue::embedded("shogi"));
     let mut damaged = network().to_bytes();
     damaged[100] ^= 4;
     let bad = temp("bad.nnue");
@@ -147,4 +147,30 @@ fn the_embedded_minishogi_network_loads_and_knows_material() {
     nets.reset();
     assert_eq!(nets.get("minishogi"), Some(embedded));
     let _ = std::fs::remove_file(other);
+}
+
+/// The shogi network built into the binary loads and judges material as a player would.
+#[test]
+fn the_embedded_shogi_network_loads_and_knows_material() {
+    use tsubame::games::shogi::{Shogi, Standard};
+    let nets = Networks::default();
+    let embedded = nets.get("shogi").expect("a shogi network is embedded");
+    assert_eq!(embedded.features, Layout::<Standard>::FEATURES);
+    let eval = |sfen: &str| {
+        let pos = Shogi::from_sfen(sfen).unwrap();
+        let (mut us, mut them) = (Vec::new(), Vec::new());
+        let stm = pos.side_to_move();
+        Layout::<Standard>::active(&pos, stm, &mut us);
+        Layout::<Standard>::active(&pos, !stm, &mut them);
+        embedded.evaluate(&us, &them)
+    };
+    let start = eval("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+    // Black to move with White's rook missing, and the same with Black's rook missing.
+    let up = eval("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+    let down = eval("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B7/LNSGKGSNL b - 1");
+    assert!(start.abs() < 300, "start position {start} cp");
+    assert!(
+        up > start + 300 && down < start - 300,
+        "{down} < {start} < {up}"
+    );
 }

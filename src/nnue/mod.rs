@@ -14,17 +14,35 @@ use crate::games::shogi::Standard;
 use features::Layout;
 use network::Network;
 
+/// Reads a network built into the binary; the files are part of the source, and the tests
+/// check that each loads.
+fn built_in(bytes: &[u8], game: &str, features: usize) -> Arc<Network> {
+    let net = Network::from_bytes(bytes, game, features, None);
+    Arc::new(net.unwrap_or_else(|e| panic!("the embedded {game} network is unsound: {e}")))
+}
+
+/// The shogi network built into the binary (how it was made: `docs/nnue.md`).
+static EMBEDDED_SHOGI: LazyLock<Arc<Network>> = LazyLock::new(|| {
+    built_in(
+        include_bytes!("nets/shogi.nnue"),
+        "shogi",
+        Layout::<Standard>::FEATURES,
+    )
+});
+
 /// The minishogi network built into the binary (how it was made: `docs/nnue.md`).
 static EMBEDDED_MINISHOGI: LazyLock<Arc<Network>> = LazyLock::new(|| {
-    let bytes = include_bytes!("nets/minishogi.nnue");
-    let net = Network::from_bytes(bytes, "minishogi", Layout::<Mini>::FEATURES, None);
-    // The file is part of the source; `tests` checks that it loads.
-    Arc::new(net.expect("the embedded minishogi network is sound"))
+    built_in(
+        include_bytes!("nets/minishogi.nnue"),
+        "minishogi",
+        Layout::<Mini>::FEATURES,
+    )
 });
 
 /// The network built into the binary for `game`, if it has one.
 pub fn embedded(game: &str) -> Option<Arc<Network>> {
     match game {
+        "shogi" => Some(Arc::clone(&EMBEDDED_SHOGI)),
         "minishogi" => Some(Arc::clone(&EMBEDDED_MINISHOGI)),
         _ => None,
     }
