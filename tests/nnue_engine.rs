@@ -5,6 +5,9 @@
 use tsubame::core::game::Position;
 use tsubame::core::moves::MoveList;
 use tsubame::games::minishogi::{Mini, Minishogi};
+use tsubame::games::shogi::Standard;
+use tsubame::games::shogi::Variant;
+use tsubame::games::shogi::position::Board;
 use tsubame::nnue::Networks;
 use tsubame::nnue::features::Layout;
 use tsubame::nnue::network::Network;
@@ -113,6 +116,25 @@ fn a_search_with_a_network_uses_it() {
     }
 }
 
+/// Checks that `net` scores the start position `start` near zero and a position with the
+/// opponent's rook missing (`up`), or the mover's (`down`), by more than 300 cp either way.
+fn knows_material<V: Variant>(net: &Network, start: &str, up: &str, down: &str) {
+    let eval = |sfen: &str| {
+        let pos = Board::<V>::from_sfen(sfen).unwrap();
+        let (mut us, mut them) = (Vec::new(), Vec::new());
+        let stm = pos.side_to_move();
+        Layout::<V>::active(&pos, stm, &mut us);
+        Layout::<V>::active(&pos, !stm, &mut them);
+        net.evaluate(&us, &them)
+    };
+    let (start, up, down) = (eval(start), eval(up), eval(down));
+    assert!(start.abs() < 300, "start position {start} cp");
+    assert!(
+        up > start + 300 && down < start - 300,
+        "{down} < {start} < {up}"
+    );
+}
+
 /// The network built into the binary loads, judges material as a player would, and is what
 /// `Networks` goes back to after another file was loaded.
 #[test]
@@ -122,22 +144,12 @@ fn the_embedded_minishogi_network_loads_and_knows_material() {
         .get("minishogi")
         .expect("a minishogi network is embedded");
     assert_eq!(embedded.features, Layout::<Mini>::FEATURES);
-    let eval = |sfen: &str| {
-        let pos = Minishogi::from_sfen(sfen).unwrap();
-        let (mut us, mut them) = (Vec::new(), Vec::new());
-        let stm = pos.side_to_move();
-        Layout::<Mini>::active(&pos, stm, &mut us);
-        Layout::<Mini>::active(&pos, !stm, &mut them);
-        embedded.evaluate(&us, &them)
-    };
-    let start = eval("rbsgk/4p/5/P4/KGSBR b - 1");
-    // Black to move with White's rook missing, and the same with Black's rook missing.
-    let up = eval("1bsgk/4p/5/P4/KGSBR b - 1");
-    let down = eval("rbsgk/4p/5/P4/KGSB1 b - 1");
-    assert!(start.abs() < 300, "start position {start} cp");
-    assert!(
-        up > start + 300 && down < start - 300,
-        "{down} < {start} < {up}"
+    // Black to move: the start, White's rook missing, Black's rook missing.
+    knows_material::<Mini>(
+        &embedded,
+        "rbsgk/4p/5/P4/KGSBR b - 1",
+        "1bsgk/4p/5/P4/KGSBR b - 1",
+        "rbsgk/4p/5/P4/KGSB1 b - 1",
     );
 
     let other = temp("other.nnue");
@@ -152,25 +164,13 @@ fn the_embedded_minishogi_network_loads_and_knows_material() {
 /// The shogi network built into the binary loads and judges material as a player would.
 #[test]
 fn the_embedded_shogi_network_loads_and_knows_material() {
-    use tsubame::games::shogi::{Shogi, Standard};
     let nets = Networks::default();
     let embedded = nets.get("shogi").expect("a shogi network is embedded");
     assert_eq!(embedded.features, Layout::<Standard>::FEATURES);
-    let eval = |sfen: &str| {
-        let pos = Shogi::from_sfen(sfen).unwrap();
-        let (mut us, mut them) = (Vec::new(), Vec::new());
-        let stm = pos.side_to_move();
-        Layout::<Standard>::active(&pos, stm, &mut us);
-        Layout::<Standard>::active(&pos, !stm, &mut them);
-        embedded.evaluate(&us, &them)
-    };
-    let start = eval("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
-    // Black to move with White's rook missing, and the same with Black's rook missing.
-    let up = eval("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
-    let down = eval("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B7/LNSGKGSNL b - 1");
-    assert!(start.abs() < 300, "start position {start} cp");
-    assert!(
-        up > start + 300 && down < start - 300,
-        "{down} < {start} < {up}"
+    knows_material::<Standard>(
+        &embedded,
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B7/LNSGKGSNL b - 1",
     );
 }

@@ -50,17 +50,8 @@ impl Default for Accumulator {
 impl Accumulator {
     /// Computes both perspectives from scratch: `active[p]` are the features of perspective `p`.
     pub fn refresh(&mut self, net: &Network, active: [&[u16]; 2]) {
-        let h = net.hidden;
         for (values, feats) in self.values.iter_mut().zip(active) {
-            let acc = &mut values[..h];
-            acc.copy_from_slice(&net.ft_bias);
-            for chunk in feats.chunks(8) {
-                let mut rows: [&[i16]; 8] = [&[]; 8];
-                for (r, f) in rows.iter_mut().zip(net.rows(chunk)) {
-                    *r = f;
-                }
-                simd::add_rows(acc, &rows[..chunk.len()]);
-            }
+            net.accumulate_into(&mut values[..net.hidden], feats);
         }
         self.computed = true;
     }

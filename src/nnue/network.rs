@@ -150,11 +150,23 @@ impl Network {
             .map(|&f| &self.ft_weights[f as usize * self.hidden..][..self.hidden])
     }
 
+    /// Sets `acc` (of `hidden` values) to the accumulator of one perspective with the given
+    /// active features, without allocating.
+    pub fn accumulate_into(&self, acc: &mut [i16], active: &[u16]) {
+        acc.copy_from_slice(&self.ft_bias);
+        for chunk in active.chunks(8) {
+            let mut rows: [&[i16]; 8] = [&[]; 8];
+            for (r, row) in rows.iter_mut().zip(self.rows(chunk)) {
+                *r = row;
+            }
+            simd::add_rows(acc, &rows[..chunk.len()]);
+        }
+    }
+
     /// The accumulator of one perspective with the given active features.
     pub fn accumulate(&self, active: &[u16]) -> Vec<i16> {
-        let mut acc = self.ft_bias.clone();
-        let rows: Vec<&[i16]> = self.rows(active).collect();
-        simd::add_rows(&mut acc, &rows);
+        let mut acc = vec![0; self.hidden];
+        self.accumulate_into(&mut acc, active);
         acc
     }
 
