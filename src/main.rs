@@ -429,6 +429,11 @@ fn run(command: Option<Command>) -> Result<(), String> {
             out,
         }) => {
             let game = variant.to_ascii_lowercase();
+            if game != "shogi" && game != "minishogi" {
+                return Err(format!(
+                    "no training data for '{game}' (shogi or minishogi; nana shogi learns from its table)"
+                ));
+            }
             let network = datagen_network(&game, eval.as_deref(), eval_file.as_deref())?;
             eprintln!(
                 "evaluation: {}",
@@ -457,10 +462,7 @@ fn run(command: Option<Command>) -> Result<(), String> {
             let show = std::io::stderr().is_terminal();
             let summary = match game.as_str() {
                 "shogi" => tsubame::datagen::run::<Shogi>(&cfg, &out, show),
-                "minishogi" => tsubame::datagen::run::<Minishogi>(&cfg, &out, show),
-                other => Err(format!(
-                    "no training data for '{other}' (shogi or minishogi; nana shogi learns from its table)"
-                )),
+                _ => tsubame::datagen::run::<Minishogi>(&cfg, &out, show),
             }?;
             if summary.tail_cut > 0 {
                 println!(

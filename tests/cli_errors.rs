@@ -213,7 +213,7 @@ fn datagen_refuses_a_network_it_cannot_play_with() {
     for (args, says) in [
         (
             vec!["--variant", "nanashogi", "--eval", "nnue"],
-            "no network for nanashogi",
+            "no training data for 'nanashogi'",
         ),
         (
             vec![

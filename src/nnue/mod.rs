@@ -4,6 +4,7 @@
 
 pub mod accumulator;
 pub mod features;
+pub mod nana;
 pub mod network;
 pub mod simd;
 
@@ -39,11 +40,33 @@ static EMBEDDED_MINISHOGI: LazyLock<Arc<Network>> = LazyLock::new(|| {
     )
 });
 
+/// The nana shogi network built into the binary, trained on the solved table (how it was made:
+/// `docs/nnue.md`).
+static EMBEDDED_NANA: LazyLock<Arc<Network>> = LazyLock::new(|| {
+    built_in(
+        include_bytes!("nets/nanashogi.nnue"),
+        "nanashogi",
+        nana::FEATURES,
+    )
+});
+
 /// The network built into the binary for `game`, if it has one.
 pub fn embedded(game: &str) -> Option<Arc<Network>> {
     match game {
         "shogi" => Some(Arc::clone(&EMBEDDED_SHOGI)),
         "minishogi" => Some(Arc::clone(&EMBEDDED_MINISHOGI)),
+        "nanashogi" => Some(Arc::clone(&EMBEDDED_NANA)),
+        _ => None,
+    }
+}
+
+/// The number of input features of `game`'s networks (`None`: the game has no learned
+/// evaluation).
+fn feature_count(game: &str) -> Option<usize> {
+    match game {
+        "shogi" => Some(Layout::<Standard>::FEATURES),
+        "minishogi" => Some(Layout::<Mini>::FEATURES),
+        "nanashogi" => Some(nana::FEATURES),
         _ => None,
     }
 }
@@ -54,6 +77,7 @@ pub fn embedded(game: &str) -> Option<Arc<Network>> {
 pub struct Networks {
     shogi: Option<Arc<Network>>,
     minishogi: Option<Arc<Network>>,
+    nana: Option<Arc<Network>>,
 }
 
 impl Default for Networks {
@@ -61,6 +85,7 @@ impl Default for Networks {
         Networks {
             shogi: embedded("shogi"),
             minishogi: embedded("minishogi"),
+            nana: embedded("nanashogi"),
         }
     }
 }
@@ -71,11 +96,22 @@ impl Networks {
         *self = Networks::default();
     }
 
-    /// The network for `game` (`shogi`, `minishogi`), if one is loaded.
+    /// The slot of `game`'s network, for the games that have one.
+    fn slot(&mut self, game: &str) -> Option<&mut Option<Arc<Network>>> {
+        match game {
+            "shogi" => Some(&mut self.shogi),
+            "minishogi" => Some(&mut self.minishogi),
+            "nanashogi" => Some(&mut self.nana),
+            _ => None,
+        }
+    }
+
+    /// The network for `game` (`shogi`, `minishogi`, `nanashogi`), if one is loaded.
     pub fn get(&self, game: &str) -> Option<Arc<Network>> {
         match game {
             "shogi" => self.shogi.clone(),
             "minishogi" => self.minishogi.clone(),
+            "nanashogi" => self.nana.clone(),
             _ => None,
         }
     }
@@ -89,18 +125,17 @@ impl Networks {
         let game = String::from_utf8_lossy(name_bytes)
             .trim_end_matches('\0')
             .to_string();
-        let (slot, features) = match game.as_str() {
-            "shogi" => (&mut self.shogi, Layout::<Standard>::FEATURES),
-            "minishogi" => (&mut self.minishogi, Layout::<Mini>::FEATURES),
-            _ => {
-                // Let the reader say what is wrong (not a network, or another game).
-                Network::from_bytes(&bytes, "shogi", Layout::<Standard>::FEATURES, None)
-                    .map_err(|e| format!("'{path}': {e}"))?;
-                unreachable!("a shogi network names shogi")
-            }
+        let Some(features) = feature_count(&game) else {
+            // Let the reader say what is wrong (not a network, or another game).
+            Network::from_bytes(&bytes, "shogi", Layout::<Standard>::FEATURES, None)
+                .map_err(|e| format!("'{path}': {e}"))?;
+            unreachable!("a shogi network names shogi")
         };
         let net = Network::from_bytes(&bytes, &game, features, None)
             .map_err(|e| format!("'{path}': {e}"))?;
+        let slot = self
+            .slot(&game)
+            .expect("every game with features has a slot");
         let text = format!(
             "{game} network {path}: {} features, {} hidden per side",
             net.features, net.hidden

@@ -124,6 +124,22 @@ impl SearchGame for Nana {
         list.extend(all.into_iter().filter(|&m| self.is_capture(m)));
     }
 
+    const NNUE_FEATURES: usize = crate::nnue::nana::FEATURES;
+
+    fn nnue_features(&self, perspective: Color, out: &mut Vec<u16>) {
+        crate::nnue::nana::active(self, perspective, out);
+    }
+
+    #[inline]
+    fn nnue_delta(&self, mv: Move) -> crate::nnue::accumulator::MoveDelta {
+        let mut delta = crate::nnue::accumulator::MoveDelta::default();
+        for c in Color::ALL {
+            let d = crate::nnue::nana::delta(self, mv, c);
+            delta.set(c, &d.removed, &d.added);
+        }
+        delta
+    }
+
     /// Nana is full of zugzwang on its 3×3 board: no null moves.
     fn null_move(&self) -> Option<Self> {
         None

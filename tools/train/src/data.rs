@@ -1,8 +1,12 @@
 //! Training positions: the features of both perspectives and the targets of each recorded
 //! position, split into training and validation sets by game.
 
+use rayon::prelude::*;
+use tsubame::core::color::Color;
 use tsubame::core::game::Position;
 use tsubame::datagen::format;
+use tsubame::games::nana::tablebase::index::INDEXER;
+use tsubame::games::nana::tablebase::{Tablebase, TbValue};
 use tsubame::games::shogi::Variant;
 use tsubame::games::shogi::position::Board;
 use tsubame::nnue::features::Layout;
@@ -41,16 +45,48 @@ impl Positions {
     }
 
     fn push<V: Variant>(&mut self, pos: &Board<V>, score: i16, result: f32) {
+        let us = pos.side_to_move();
+        self.push_with(
+            |side, out| Layout::<V>::active(pos, side, out),
+            us,
+            sigmoid(score as f32 / SCALE as f32),
+            result,
+        );
+    }
+
+    /// Appends a position whose features `active` writes for a perspective, with its targets.
+    fn push_with(
+        &mut self,
+        active: impl Fn(Color, &mut Vec<u16>),
+        us: Color,
+        score_target: f32,
+        result: f32,
+    ) {
         if self.starts.is_empty() {
             self.starts.push(0);
         }
-        let us = pos.side_to_move();
         for side in [us, !us] {
-            Layout::<V>::active(pos, side, &mut self.features);
+            active(side, &mut self.features);
             self.starts.push(self.features.len() as u32);
         }
-        self.score_target.push(sigmoid(score as f32 / SCALE as f32));
+        self.score_target.push(score_target);
         self.result.push(result);
+    }
+
+    /// Appends every position of `other`.
+    fn append(&mut self, other: Positions) {
+        if other.is_empty() {
+            return;
+        }
+        if self.starts.is_empty() {
+            self.starts.push(0);
+        }
+        let base = self.features.len() as u32;
+        self.features.extend(&other.features);
+        self.starts
+            .extend(other.starts[1..].iter().map(|&s| s + base));
+        self.score_target.extend(other.score_target);
+        self.result.extend(other.result);
     }
 }
 
@@ -114,5 +150,80 @@ pub fn load<V: Variant>(paths: &[std::path::PathBuf], val_every: u64) -> Result<
             }
         ));
     }
+    Ok(out)
+}
+
+/// Loads nana shogi positions from the solved table (`tsubame solve nanashogi`): every legal
+/// stored position (Black to move, both kings on the board) whose index a hash of `seed` picks
+/// with probability `share`, its target the exact result for the side to move (win 1, draw ½,
+/// loss 0) for both the score and the result part of the loss. Every `val_every`-th picked
+/// position is held out.
+pub fn load_nana_table(
+    path: &std::path::Path,
+    share: f64,
+    val_every: u64,
+    seed: u64,
+) -> Result<Loaded, String> {
+    let tb = Tablebase::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let size = tb.bytes().len() as u32;
+    let threshold = (share.clamp(0.0, 1.0) * u64::MAX as f64) as u64;
+    let picked = |idx: u32| {
+        let mut x = (idx as u64 ^ seed.rotate_left(32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        x ^= x >> 29;
+        x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x ^= x >> 32;
+        x <= threshold
+    };
+    const CHUNK: u32 = 1 << 16;
+    let parts: Vec<(Positions, Positions, u64)> = (0..size.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let (mut train, mut validation, mut n) =
+                (Positions::default(), Positions::default(), 0u64);
+            for idx in c * CHUNK..((c + 1) * CHUNK).min(size) {
+                let Some(value) = tb.value_at(idx) else {
+                    continue;
+                };
+                if !picked(idx) {
+                    continue;
+                }
+                let result = match value {
+                    TbValue::Win(_) => 1.0,
+                    TbValue::Draw => 0.5,
+                    TbValue::Loss(_) => 0.0,
+                };
+                let pos = INDEXER.unrank(idx);
+                let set = if val_every > 0 && idx as u64 % val_every == val_every - 1 {
+                    &mut validation
+                } else {
+                    &mut train
+                };
+                set.push_with(
+                    |side, out| tsubame::nnue::nana::active(&pos, side, out),
+                    pos.side_to_move(),
+                    result,
+                    result,
+                );
+                n += 1;
+            }
+            (train, validation, n)
+        })
+        .collect();
+    let mut out = Loaded {
+        train: Positions::default(),
+        validation: Positions::default(),
+        report: Vec::new(),
+    };
+    let mut total = 0;
+    for (train, validation, n) in parts {
+        out.train.append(train);
+        out.validation.append(validation);
+        total += n;
+    }
+    out.report.push(format!(
+        "{}: {total} of the table's positions picked ({:.1} %)",
+        path.display(),
+        share * 100.0
+    ));
     Ok(out)
 }

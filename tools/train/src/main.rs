@@ -1,12 +1,16 @@
-//! `tsubame-train`: trains an NNUE network for shogi or minishogi from `tsubame datagen` files.
+//! `tsubame-train`: trains an NNUE network for shogi or minishogi from `tsubame datagen` files,
+//! or for nana shogi from its solved table.
 //!
 //!     tsubame-train --variant minishogi --data mini.bin --hidden 64 --epochs 10 --out nets/mini
+//!     tsubame-train --variant nanashogi --table nanashogi.tb --hidden 64 --epochs 10 --out nets/nana
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
+use tsubame::core::game::Position;
 use tsubame::games::minishogi::Mini;
+use tsubame::games::nana::Nana;
 use tsubame::games::shogi::{Standard, Variant};
 use tsubame::nnue::features::Layout;
 use tsubame_train::data;
@@ -19,12 +23,19 @@ use tsubame_train::train::{self, Settings, State};
     about = "Trains tsubame's NNUE evaluation on CPU"
 )]
 struct Args {
-    /// The game: shogi or minishogi.
+    /// The game: shogi, minishogi or nanashogi.
     #[arg(long)]
     variant: String,
-    /// Data files written by `tsubame datagen` (repeat the option for several).
-    #[arg(long, required = true)]
+    /// Data files written by `tsubame datagen` (repeat the option for several); shogi and
+    /// minishogi.
+    #[arg(long)]
     data: Vec<PathBuf>,
+    /// The solved table written by `tsubame solve nanashogi`: nana shogi trains on its values.
+    #[arg(long)]
+    table: Option<PathBuf>,
+    /// With --table: the share of the table's positions to train on (picked by --seed).
+    #[arg(long, default_value_t = 1.0)]
+    share: f64,
     /// Accumulator width per perspective.
     #[arg(long, default_value_t = 128)]
     hidden: usize,
@@ -60,7 +71,8 @@ struct Args {
     out: PathBuf,
 }
 
-fn run<V: Variant>(args: &Args) -> Result<(), String> {
+/// Checks the settings every game shares.
+fn check(args: &Args) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) || args.batch == 0 || args.hidden == 0 {
         return Err("--lambda must be within 0..1, --batch and --hidden above 0".into());
     }
@@ -70,7 +82,39 @@ fn run<V: Variant>(args: &Args) -> Result<(), String> {
             tsubame::nnue::network::MAX_HIDDEN
         ));
     }
+    Ok(())
+}
+
+/// Trains a shogi-family network from datagen files.
+fn run_datagen<V: Variant>(args: &Args) -> Result<(), String> {
+    check(args)?;
+    if args.data.is_empty() || args.table.is_some() {
+        return Err(format!("{} trains on --data files", V::NAME));
+    }
     let loaded = data::load::<V>(&args.data, args.val_every)?;
+    run(args, loaded, Layout::<V>::FEATURES, V::NAME)
+}
+
+/// Trains the nana shogi network from the solved table.
+fn run_nana(args: &Args) -> Result<(), String> {
+    check(args)?;
+    let (Some(table), true) = (&args.table, args.data.is_empty()) else {
+        return Err("nanashogi trains on its solved table: give --table (and no --data)".into());
+    };
+    if !(args.share > 0.0 && args.share <= 1.0) {
+        return Err("--share must be above 0 and at most 1".into());
+    }
+    let loaded = data::load_nana_table(table, args.share, args.val_every, args.seed)?;
+    run(
+        args,
+        loaded,
+        tsubame::nnue::nana::FEATURES,
+        <Nana as Position>::NAME,
+    )
+}
+
+/// Trains on `loaded` and reports how close the quantised network stays to the float one.
+fn run(args: &Args, loaded: data::Loaded, features: usize, game: &str) -> Result<(), String> {
     for line in &loaded.report {
         println!("{line}");
     }
@@ -78,7 +122,7 @@ fn run<V: Variant>(args: &Args) -> Result<(), String> {
         return Err("no training positions".into());
     }
     let shape = Shape {
-        features: Layout::<V>::FEATURES,
+        features,
         hidden: args.hidden,
     };
     let mut state = match &args.resume {
@@ -99,7 +143,7 @@ fn run<V: Variant>(args: &Args) -> Result<(), String> {
         &loaded.train,
         &loaded.validation,
         &args.out,
-        V::NAME,
+        game,
         &|l| println!("{l}"),
     )?;
     // How far the engine's integers are from the float network, in centipawns.
@@ -108,18 +152,29 @@ fn run<V: Variant>(args: &Args) -> Result<(), String> {
     } else {
         &loaded.validation
     };
-    let q = net::quantise(&state.params, shape, V::NAME);
+    let q = net::quantise(&state.params, shape, game);
     let mut s = Scratch::new(shape);
     let (mut max, mut total) = (0.0f64, 0.0f64);
+    let (mut decided, mut agree) = (0u64, 0u64);
     let n = check.len().min(100_000);
     for i in 0..n {
         let (us, them) = check.features(i);
         let float = net::forward(&state.params, shape, [us, them], &mut s) as f64
             * tsubame::nnue::network::SCALE as f64;
-        let diff = (q.evaluate(us, them) as f64 - float).abs();
+        let engine = q.evaluate(us, them);
+        let diff = (engine as f64 - float).abs();
         max = max.max(diff);
         total += diff;
+        let result = check.result[i];
+        if result != 0.5 {
+            decided += 1;
+            agree += ((engine > 0) == (result > 0.5)) as u64;
+        }
     }
+    println!(
+        "the quantised network's sign agrees with the result of {:.2} % of {decided} won or lost positions",
+        100.0 * agree as f64 / decided.max(1) as f64
+    );
     println!(
         "quantised network {}: output within {max:.1} cp of the float network (mean {:.2} cp, {n} positions)",
         args.out.join("net.nnue").display(),
@@ -136,9 +191,12 @@ fn main() -> ExitCode {
             .build_global();
     }
     let result = match args.variant.to_ascii_lowercase().as_str() {
-        "shogi" => run::<Standard>(&args),
-        "minishogi" => run::<Mini>(&args),
-        other => Err(format!("no network for '{other}' (shogi or minishogi)")),
+        "shogi" => run_datagen::<Standard>(&args),
+        "minishogi" => run_datagen::<Mini>(&args),
+        "nanashogi" | "nana" => run_nana(&args),
+        other => Err(format!(
+            "no network for '{other}' (shogi, minishogi or nanashogi)"
+        )),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -120,3 +120,43 @@ fn training_lowers_the_validation_loss_and_quantises_faithfully() {
     let _ = std::fs::remove_file(file);
     let _ = std::fs::remove_dir_all(out);
 }
+
+/// The nana loader reads the solved table: the positions it picks are the legal ones of the
+/// table in the share asked for, each with the table's result for the side to move.
+#[test]
+fn the_nana_loader_takes_its_targets_from_the_table() {
+    use tsubame::games::nana::tablebase::index::INDEXER;
+    use tsubame::games::nana::tablebase::{TbValue, build};
+    let tb = build(Some((1, 1)), false);
+    let file = temp("class11.tb");
+    tb.save(&file).unwrap();
+    let legal = (0..INDEXER.size)
+        .filter(|&i| tb.value_at(i).is_some())
+        .count();
+    let loaded = data::load_nana_table(&file, 0.25, 10, 7).unwrap();
+    let picked = loaded.train.len() + loaded.validation.len();
+    let share = picked as f64 / legal as f64;
+    assert!((0.23..0.27).contains(&share), "{picked} of {legal}");
+    assert!(loaded.validation.len() * 20 > picked && loaded.validation.len() * 5 < picked);
+    // Each picked position's target is its table value: find it again by its features.
+    let mut by_features = std::collections::HashMap::new();
+    for i in (0..INDEXER.size).filter(|&i| tb.value_at(i).is_some()) {
+        let pos = INDEXER.unrank(i);
+        let mut f = Vec::new();
+        tsubame::nnue::nana::active(&pos, tsubame::core::color::Color::Black, &mut f);
+        f.sort_unstable();
+        let result = match tb.value_at(i).unwrap() {
+            TbValue::Win(_) => 1.0,
+            TbValue::Draw => 0.5,
+            TbValue::Loss(_) => 0.0,
+        };
+        by_features.insert(f, result);
+    }
+    for i in (0..loaded.train.len()).step_by(101) {
+        let mut f = loaded.train.features(i).0.to_vec();
+        f.sort_unstable();
+        assert_eq!(by_features.get(&f), Some(&loaded.train.result[i]));
+        assert_eq!(loaded.train.score_target[i], loaded.train.result[i]);
+    }
+    let _ = std::fs::remove_file(file);
+}
