@@ -1,5 +1,6 @@
 //! The games tsubame plays, each on the shared core.
 
+pub mod giveandtake;
 pub mod minishogi;
 pub mod nana;
 pub mod shogi;

@@ -1,0 +1,14 @@
+//! Give and Take, Christopher Elis's draughts game (docs/rules.md, from `RULES.md` §4): 8×8,
+//! sixteen men a side on the Turkish draughts start, men stepping and capturing forward or
+//! sideways, rook-like kings whose multiple captures may turn and reverse, and a capture
+//! obligation that applies only against the piece just moved.
+//!
+//! This first part holds the rules: the position and its text form ([`position`]), the legal
+//! moves with their full capture routes ([`movegen`]) and perft. A capture is a route, not a
+//! from–to pair, so a move here is a [`movegen::GtMove`] that lists its stops.
+
+pub mod movegen;
+pub mod position;
+
+pub use movegen::GtMove;
+pub use position::{GiveAndTake, START_FEN};

@@ -1,0 +1,157 @@
+//! The rules of Give and Take (docs/rules.md, `RULES.md` §4), each with a position: the
+//! article's checks, the obligation that applies only against the piece just moved, the king's
+//! landing rule, reversal, crossing a square emptied earlier in the move, crowning at the end of
+//! a capture, the last man crowned at once, and no majority rule.
+
+use tsubame::games::giveandtake::movegen::perft;
+use tsubame::games::giveandtake::{GiveAndTake, START_FEN};
+
+/// The position after `moves` from `fen`, each checked legal.
+fn after(fen: &str, moves: &str) -> GiveAndTake {
+    let mut pos = GiveAndTake::from_fen(fen).unwrap();
+    for m in moves.split_whitespace() {
+        let mv = pos
+            .parse_move(m)
+            .unwrap_or_else(|e| panic!("{m} in {}: {e}", pos.to_fen()));
+        pos.play(&mv);
+    }
+    pos
+}
+
+/// The legal moves of `pos` in notation, sorted.
+fn legal(pos: &GiveAndTake) -> Vec<String> {
+    let mut list = Vec::new();
+    pos.legal_moves(&mut list);
+    let mut out: Vec<String> = list.iter().map(|m| m.text()).collect();
+    out.sort();
+    out
+}
+
+/// The captures among the legal moves of `pos`, sorted.
+fn captures(pos: &GiveAndTake) -> Vec<String> {
+    legal(pos).into_iter().filter(|m| m.contains(':')).collect()
+}
+
+#[test]
+fn the_piece_just_moved_must_be_taken_and_the_capture_goes_on_to_the_crowning() {
+    let pos = after(START_FEN, "c3-c4 c6-c5");
+    assert!(pos.capture_obliged());
+    assert_eq!(legal(&pos), ["c4:c6:c8"]);
+    let crowned = after(START_FEN, "c3-c4 c6-c5 c4:c6:c8");
+    assert_eq!(
+        crowned.to_fen(),
+        "2K5/mm1mmmmm/mm1mmmmm/8/8/MM1MMMMM/MMMMMMMM/8 b c8 2"
+    );
+    // Stopping on c6 is refused: the man can capture again.
+    let e = pos.parse_move("c4:c6").unwrap_err();
+    assert!(e.contains("must go on"), "{e}");
+    // A step is refused while the obligation holds.
+    let e = pos.parse_move("a3-a4").unwrap_err();
+    assert!(e.contains("must take it"), "{e}");
+}
+
+#[test]
+fn every_route_that_takes_the_piece_just_moved_is_legal_and_nothing_else() {
+    let pos = after(START_FEN, "b3-b4 a6-a5 b4-b5");
+    assert_eq!(legal(&pos), ["a5:c5", "b6:b4"]);
+}
+
+#[test]
+fn a_piece_that_cannot_be_taken_directly_obliges_nothing() {
+    let pos = after(START_FEN, "b3-b4 a6-a5 b4-c4 a5-b5 a3-a4 b5-b4 e3-e4");
+    assert!(!pos.capture_obliged());
+    // The one capture takes e4 only as its second piece, and must go on to do so.
+    assert_eq!(captures(&pos), ["b4:d4:f4"]);
+    assert!(legal(&pos).len() > 1, "quiet moves are legal too");
+    let e = pos.parse_move("b4:d4").unwrap_err();
+    assert!(e.contains("must go on"), "{e}");
+    // At the start nothing is obligatory either.
+    assert!(!GiveAndTake::startpos().capture_obliged());
+}
+
+#[test]
+fn a_king_may_reverse_cross_emptied_squares_and_take_any_route() {
+    // White king e5; Black men e7, e3, c2, g2.
+    let pos = GiveAndTake::from_fen("8/4m3/8/4K3/8/4m3/2m3m1/8 w - 1").unwrap();
+    let caps = captures(&pos);
+    for route in ["e5:e8:e2:a2:h2", "e5:e1:e8", "e5:e8:e2:b2:h2"] {
+        assert!(caps.iter().any(|c| c == route), "{route} missing: {caps:?}");
+    }
+    // From e8 the king must land on e2 (a further capture from there), not e1.
+    let e = pos.parse_move("e5:e8:e1").unwrap_err();
+    assert!(e.contains("no capture route"), "{e}");
+    assert!(!caps.iter().any(|c| c == "e5:e8:e1"));
+    // No majority rule: e5:e1:e8 takes two pieces where others take four, and is legal.
+    let four = pos.parse_move("e5:e8:e2:a2:h2").unwrap();
+    let two = pos.parse_move("e5:e1:e8").unwrap();
+    assert_eq!(four.captured().count_ones(), 4);
+    assert_eq!(two.captured().count_ones(), 2);
+}
+
+#[test]
+fn a_king_between_two_enemy_pieces_may_stop_anywhere_between_them() {
+    // White king a1; Black men b1 and f1: three stops between, two landings beyond.
+    let pos = GiveAndTake::from_fen("7k/8/8/8/8/8/8/Km3m2 w - 1").unwrap();
+    assert_eq!(
+        captures(&pos),
+        [
+            "a1:c1:g1", "a1:c1:h1", "a1:d1:g1", "a1:d1:h1", "a1:e1:g1", "a1:e1:h1"
+        ]
+    );
+}
+
+#[test]
+fn a_man_is_crowned_only_when_the_capture_ends() {
+    // The White man on d6 jumps d7 to d8 and goes on sideways along rank 8 as a man (over e8),
+    // then is crowned on f8.
+    let pos = GiveAndTake::from_fen("4m3/3m4/3M4/8/8/8/8/k7 w - 1").unwrap();
+    assert_eq!(captures(&pos), ["d6:d8:f8"]);
+    let next = after("4m3/3m4/3M4/8/8/8/8/k7 w - 1", "d6:d8:f8");
+    assert_eq!(next.to_fen(), "5K2/8/8/8/8/8/8/k7 b f8 1");
+    // A man on the far rank during a capture does not capture backward as a king would.
+    let pos = GiveAndTake::from_fen("8/3m4/3M4/3m4/8/8/8/k7 w - 1").unwrap();
+    assert_eq!(captures(&pos), ["d6:d8"]);
+}
+
+#[test]
+fn the_last_man_is_crowned_at_once_and_the_article_endings_replay() {
+    // Four men against three kings.
+    let pos = after(
+        "K7/1m6/1m6/8/m7/m7/8/KK6 b - 1",
+        "b6-a6 a8:a5 b7-b6 b1:b8 a3-a2 a1:a3",
+    );
+    assert_eq!(pos.to_fen(), "1K6/8/8/K7/k7/K7/8/8 b a3 4");
+    let won = after(&pos.to_fen(), "a4:a1:a8:c8");
+    assert_eq!(won.pieces(tsubame::core::color::Color::White), 0);
+    // Elis-McCallion: the last White man, on f5, is crowned and takes all nine pieces.
+    let pos = after(
+        "8/3m4/m6m/2mm1M1m/2m1m3/2MM3M/m1M2MM1/8 w - 1",
+        "d3-d4 d5:d3:b3 h3-h4 h5:h3 g2-g3 h3:f3:f1 c2-b2 b3:b1",
+    );
+    assert_eq!(
+        pos.kings() & pos.pieces(tsubame::core::color::Color::White),
+        pos.pieces(tsubame::core::color::Color::White)
+    );
+    let won = after(&pos.to_fen(), "f5:a5:a7:h7:h1:e1:a1:a4:d4:f4");
+    assert_eq!(won.pieces(tsubame::core::color::Color::Black), 0);
+    // A lone man given in a position stays a man until a move ends.
+    let lone = GiveAndTake::from_fen("8/8/8/4m3/8/8/8/K7 b - 1").unwrap();
+    assert_eq!(lone.kings().count_ones(), 1);
+    assert_eq!(legal(&lone), ["e5-d5", "e5-e4", "e5-f5"]);
+}
+
+#[test]
+fn men_never_move_backward_and_kings_slide() {
+    let pos = GiveAndTake::from_fen("8/8/8/8/3M4/8/8/7k w - 1").unwrap();
+    assert_eq!(legal(&pos), ["d4-c4", "d4-d5", "d4-e4"]);
+    let pos = GiveAndTake::from_fen("k7/8/8/8/8/8/8/7K w - 1").unwrap();
+    assert_eq!(legal(&pos).len(), 14);
+}
+
+#[test]
+fn perft_from_the_start() {
+    let start = GiveAndTake::startpos();
+    let counts: Vec<u64> = (1..=4).map(|d| perft(&start, d)).collect();
+    assert_eq!(counts[0], 8);
+    assert!(counts.windows(2).all(|w| w[1] > w[0]), "{counts:?}");
+}
