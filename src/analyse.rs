@@ -98,7 +98,7 @@ pub fn analyse<G: SearchGame>(
     }));
     let side = pos.side_to_move();
     let shown = pos.clone();
-    let report = move |r: &search::Report| {
+    let report = move |r: &search::Report<G::Move>| {
         let line: Vec<String> = r.pv.iter().map(|&m| shown.move_to_usi(m)).collect();
         println!(
             "depth {:>2}: {} — best line {} ({} nodes, {:.1} s)",

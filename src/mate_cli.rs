@@ -21,7 +21,7 @@ pub struct Args {
     pub sfen: String,
 }
 
-fn line_text<P: Position>(pos: &P, line: &[tsubame::core::moves::Move]) -> String {
+fn line_text<P: Position>(pos: &P, line: &[P::Move]) -> String {
     let mut p = pos.clone();
     let mut words = Vec::with_capacity(line.len());
     for &mv in line {
@@ -36,7 +36,7 @@ fn run_one<P: Position>(
     table: &mut Table,
     limits: &MateLimits,
     verbose: bool,
-) -> MateReport {
+) -> MateReport<P::Move> {
     let stop = AtomicBool::new(false);
     let mut info = |i: &tsubame::mate::MateInfo| {
         if verbose {

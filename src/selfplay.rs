@@ -145,7 +145,7 @@ fn play_game<G: SearchGame>(
             optimum: cfg.movetime,
             maximum: cfg.movetime,
         }));
-        let report = |_: &search::Report| {};
+        let report = |_: &search::Report<G::Move>| {};
         let setup = SearchSetup {
             history: &history,
             rules: *rules,

@@ -11,7 +11,7 @@ mod common;
 use std::sync::atomic::AtomicBool;
 
 use tsubame::core::game::Position;
-use tsubame::core::moves::{Move, MoveList};
+use tsubame::core::moves::MoveList;
 use tsubame::games::minishogi::Minishogi;
 use tsubame::games::shogi::Shogi;
 use tsubame::mate::{MateLimits, MateResult, solve};
@@ -26,17 +26,17 @@ const LIMITS: MateLimits = MateLimits {
     nodes: Some(5_000_000),
 };
 
-fn run<P: Position>(pos: &P) -> MateResult {
+fn run<P: Position>(pos: &P) -> MateResult<P::Move> {
     let stop = AtomicBool::new(false);
     solve(pos, &LIMITS, &stop, &mut |_| {})
 }
 
 /// Checks a solver's line: legal moves, every attacker move checks, the defender is mated at the end.
 /// Returns a description of the first fault.
-fn check_line<P: Position>(pos: &P, line: &[Move]) -> Result<(), String> {
+fn check_line<P: Position>(pos: &P, line: &[P::Move]) -> Result<(), String> {
     let mut p = pos.clone();
     for (i, &mv) in line.iter().enumerate() {
-        let mut list = MoveList::new();
+        let mut list = MoveList::<P::Move>::new();
         p.legal_moves(&mut list);
         if !list.contains(&mv) {
             return Err(format!("ply {}: illegal move {:?}", i + 1, mv));

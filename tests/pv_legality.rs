@@ -14,7 +14,7 @@ use std::sync::Mutex;
 
 use common::Lcg;
 use tsubame::core::game::Position;
-use tsubame::core::moves::{Move, MoveList};
+use tsubame::core::moves::MoveList;
 use tsubame::core::repetition::HistoryEntry;
 use tsubame::core::rules::RuleOptions;
 use tsubame::games::minishogi::Minishogi;
@@ -25,10 +25,10 @@ use tsubame::search::tt::TranspositionTable;
 use tsubame::search::{self, Limits, Report, SearchGame, SearchSetup, Shared};
 
 /// Why `line` is not a legal line from `root`, if it is not.
-fn illegal_move<G: Position>(root: &G, line: &[Move]) -> Option<String> {
+fn illegal_move<G: Position>(root: &G, line: &[G::Move]) -> Option<String> {
     let mut pos = root.clone();
     for (i, &mv) in line.iter().enumerate() {
-        let mut list = MoveList::new();
+        let mut list = MoveList::<G::Move>::new();
         pos.legal_moves(&mut list);
         if !list.contains(&mv) {
             return Some(format!(
@@ -71,7 +71,7 @@ fn positions<G: SearchGame>(seed: u64, random: usize, max_plies: usize) -> Vec<G
 }
 
 /// The limits of the `i`-th search: mostly node limits that stop mid-iteration, some depths.
-fn limits(rng: &mut Lcg, i: usize, max_depth: i32) -> Limits {
+fn limits<M>(rng: &mut Lcg, i: usize, max_depth: i32) -> Limits<M> {
     let multipv = 1 + 2 * (i % 2);
     if i % 5 == 4 {
         Limits {
@@ -93,15 +93,15 @@ fn limits(rng: &mut Lcg, i: usize, max_depth: i32) -> Limits {
 /// reports.
 fn check_search<G: SearchGame>(
     pos: &G,
-    limits: Limits,
+    limits: Limits<G::Move>,
     tt: &TranspositionTable,
     failures: &mut Vec<String>,
 ) -> usize {
     tt.clear();
     let shared = Shared::default();
     let what = format!("{} {} ({limits:?})", G::NAME, pos.to_sfen());
-    let reports: Mutex<Vec<Report>> = Mutex::new(Vec::new());
-    let report = |r: &Report| reports.lock().unwrap().push(r.clone());
+    let reports: Mutex<Vec<Report<G::Move>>> = Mutex::new(Vec::new());
+    let report = |r: &Report<G::Move>| reports.lock().unwrap().push(r.clone());
     let history = [HistoryEntry {
         key: pos.key(),
         in_check: pos.in_check(),
@@ -124,7 +124,7 @@ fn check_search<G: SearchGame>(
             failures.push(format!("{what}: depth {} pv {}: {e}", r.depth, r.multipv));
         }
     }
-    let chosen: Vec<Move> = result.best.into_iter().chain(result.ponder).collect();
+    let chosen: Vec<G::Move> = result.best.into_iter().chain(result.ponder).collect();
     if result.best.is_none() && result.ponder.is_some() {
         failures.push(format!("{what}: a ponder move without a best move"));
     } else if let Some(e) = illegal_move(pos, &chosen) {

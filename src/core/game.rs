@@ -2,7 +2,7 @@
 //! written once and monomorphized per game.
 
 use super::color::Color;
-use super::moves::{Move, MoveList};
+use super::moves::{GameMove, MoveList};
 use super::repetition::HistoryEntry;
 use super::rules::{EndReason, Outcome, RuleOptions, Verdict};
 use crate::error::{MoveError, SfenError};
@@ -13,6 +13,9 @@ use crate::error::{MoveError, SfenError};
 pub trait Position: Clone + Send + Sync + Sized + 'static {
     /// The game's name as `USI_Variant` spells it.
     const NAME: &'static str;
+
+    /// The game's move: the packed [`crate::core::moves::Move`] for the shogi games.
+    type Move: GameMove;
 
     /// The game's start position.
     fn startpos() -> Self;
@@ -33,20 +36,20 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
     fn in_check(&self) -> bool;
 
     /// Appends every legal move to `list`.
-    fn legal_moves(&self, list: &mut MoveList);
+    fn legal_moves(&self, list: &mut MoveList<Self::Move>);
 
     /// Counts the legal moves (bulk counting for perft); may be faster than generating them.
     fn count_legal_moves(&self) -> usize {
-        let mut list = MoveList::new();
+        let mut list = MoveList::<Self::Move>::new();
         self.legal_moves(&mut list);
         list.len()
     }
 
     /// Plays a move known to be legal. Callers holding untrusted input use [`Position::parse_move`].
-    fn play(&mut self, mv: Move);
+    fn play(&mut self, mv: Self::Move);
 
     /// Formats a move in the game's USI notation.
-    fn move_to_usi(&self, mv: Move) -> String;
+    fn move_to_usi(&self, mv: Self::Move) -> String;
 
     /// Begins an extra-move handicap (`MinishogiExtraMoves`) at a game's first position: the
     /// weaker side (Black) makes his next `moves` moves in a row while the giver plays `pass`.
@@ -54,9 +57,9 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
     fn begin_extra_moves(&mut self, _moves: u8) {}
 
     /// Parses a USI move string and checks that it is legal here.
-    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
         let mv = self.parse_move_syntax(text)?;
-        let mut list = MoveList::new();
+        let mut list = MoveList::<Self::Move>::new();
         self.legal_moves(&mut list);
         if list.contains(&mv) {
             Ok(mv)
@@ -69,10 +72,10 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
     }
 
     /// Parses a USI move string into a move without checking legality (only its form and squares).
-    fn parse_move_syntax(&self, text: &str) -> Result<Move, MoveError>;
+    fn parse_move_syntax(&self, text: &str) -> Result<Self::Move, MoveError>;
 
     /// A short reason why a well-formed `mv` is not legal here.
-    fn explain_illegal(&self, mv: Move) -> String;
+    fn explain_illegal(&self, mv: Self::Move) -> String;
 
     /// The board drawn in text, with hands and side to move, for people.
     fn diagram(&self) -> String;
@@ -97,8 +100,8 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
 
     /// Appends the legal moves that give check (the attacker's moves in a mate search). The default
     /// plays every legal move and keeps those after which the opponent is in check.
-    fn checking_moves(&self, list: &mut MoveList) {
-        let mut all = MoveList::new();
+    fn checking_moves(&self, list: &mut MoveList<Self::Move>) {
+        let mut all = MoveList::<Self::Move>::new();
         self.legal_moves(&mut all);
         for &mv in &all {
             let mut next = self.clone();
@@ -132,13 +135,13 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
     /// The number of legal moves, counting all drops onto one square as one move: the mate
     /// solver's first estimate of how hard a check is to prove (interpositions are much alike).
     fn count_replies_merging_drops(&self) -> usize {
-        let mut list = MoveList::new();
+        let mut list = MoveList::<Self::Move>::new();
         self.legal_moves(&mut list);
         let mut squares = 0u128;
         let mut n = 0;
         for mv in &list {
             if mv.is_drop() {
-                let bit = 1u128 << (mv.to().0 & 127);
+                let bit = 1u128 << (mv.to_index() & 127);
                 if squares & bit == 0 {
                     squares |= bit;
                     n += 1;

@@ -71,8 +71,50 @@ impl Move {
     }
 }
 
+/// What the game-independent code (perft, search, mate solver, USI, match runner) needs of a
+/// game's move type. The shogi games use the packed [`Move`]; a game whose moves do not fit in
+/// 16 bits (a draughts capture is a route) brings its own type.
+pub trait GameMove: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + 'static {
+    /// No move.
+    const NONE: Self;
+    /// A 16-bit code of the move for the search's tables (history, counter moves, table
+    /// entries): the same move always has the same code, and a code is turned back into a move
+    /// only through the position (`SearchGame::move_from_code`), which checks it.
+    fn code(self) -> u16;
+    /// The index of the square the move ends on.
+    fn to_index(self) -> usize;
+    /// True for a move that promotes (counted with the captures as a tactical move).
+    fn is_promotion(self) -> bool;
+    /// True for a drop.
+    fn is_drop(self) -> bool;
+}
+
+impl GameMove for Move {
+    const NONE: Move = Move::NONE;
+
+    #[inline(always)]
+    fn code(self) -> u16 {
+        self.0
+    }
+
+    #[inline(always)]
+    fn to_index(self) -> usize {
+        self.to().index()
+    }
+
+    #[inline(always)]
+    fn is_promotion(self) -> bool {
+        Move::is_promotion(self)
+    }
+
+    #[inline(always)]
+    fn is_drop(self) -> bool {
+        Move::is_drop(self)
+    }
+}
+
 /// Enough room for every legal move of any position (shogi's maximum is 593).
 pub const MAX_MOVES: usize = 600;
 
 /// A fixed-capacity list of moves that lives on the stack.
-pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+pub type MoveList<M = Move> = ArrayVec<M, MAX_MOVES>;

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::game::Position;
-use super::moves::{Move, MoveList};
+use super::moves::MoveList;
 
 /// The deepest perft the engine accepts (`go perft`, `tsubame perft`): deeper is refused, not
 /// capped. Perft of depth 10 already takes days; the cap only bounds the recursion.
@@ -15,7 +15,7 @@ pub fn perft<P: Position>(pos: &P, depth: u32) -> u64 {
         0 => 1,
         1 => pos.count_legal_moves() as u64,
         _ => {
-            let mut list = MoveList::new();
+            let mut list = MoveList::<P::Move>::new();
             pos.legal_moves(&mut list);
             list.iter()
                 .map(|&mv| {
@@ -29,8 +29,8 @@ pub fn perft<P: Position>(pos: &P, depth: u32) -> u64 {
 }
 
 /// Perft split by root move: each legal move with the leaf count below it (`depth` ≥ 1).
-pub fn divide<P: Position>(pos: &P, depth: u32) -> Vec<(Move, u64)> {
-    let mut list = MoveList::new();
+pub fn divide<P: Position>(pos: &P, depth: u32) -> Vec<(P::Move, u64)> {
+    let mut list = MoveList::<P::Move>::new();
     pos.legal_moves(&mut list);
     list.iter()
         .map(|&mv| {
@@ -51,7 +51,7 @@ pub fn perft_until<P: Position>(pos: &P, depth: u32, stop: &AtomicBool) -> Optio
             if stop.load(Ordering::Relaxed) {
                 return None;
             }
-            let mut list = MoveList::new();
+            let mut list = MoveList::<P::Move>::new();
             pos.legal_moves(&mut list);
             let mut total = 0;
             for &mv in &list {
@@ -87,12 +87,12 @@ pub fn divide_report<P: Position>(
     pos: &P,
     depth: u32,
     stop: &AtomicBool,
-    each: &mut dyn FnMut(Move, u64),
+    each: &mut dyn FnMut(P::Move, u64),
 ) -> DivideEnd {
     if depth == 0 {
         return DivideEnd::Done(1);
     }
-    let mut list = MoveList::new();
+    let mut list = MoveList::<P::Move>::new();
     pos.legal_moves(&mut list);
     let mut leaves = 0;
     for (i, &mv) in list.iter().enumerate() {

@@ -24,7 +24,7 @@ use super::MateInfo;
 use super::table::{INF, Look, NO_LEN, NO_REP, Table, bytewise, hand_max, hand_min};
 use crate::core::color::Color;
 use crate::core::game::Position;
-use crate::core::moves::{Move, MoveList};
+use crate::core::moves::{GameMove, MoveList};
 
 /// The bound of an unbounded search (also the deepest line the solver can handle).
 pub const DMAX: u16 = 3000;
@@ -64,8 +64,8 @@ struct NodeHands {
 
 /// One child of a node being searched, kept in the shared arena while its parent is expanded.
 #[derive(Clone, Copy)]
-struct Child {
-    mv: Move,
+struct Child<M> {
+    mv: M,
     key: u64,
     board: u64,
     hand: u64,
@@ -93,7 +93,7 @@ pub struct Search<'a, P: Position> {
     /// The transposition table (borrowed: the engine keeps one table for all its solves).
     pub tt: &'a mut Table,
     attacker: Color,
-    arena: Vec<Child>,
+    arena: Vec<Child<P::Move>>,
     path: Vec<u64>,
     filter: Vec<u16>,
     /// Nodes searched so far.
@@ -234,7 +234,7 @@ impl<'a, P: Position> Search<'a, P> {
     /// Generates the children of `pos` into the arena with their first estimates.
     #[inline(never)]
     fn expand(&mut self, pos: &P, or: bool, d: u16, path: u64) {
-        let mut list = MoveList::new();
+        let mut list = MoveList::<P::Move>::new();
         if or {
             pos.checking_moves(&mut list);
         } else {
@@ -255,7 +255,7 @@ impl<'a, P: Position> Search<'a, P> {
                 let n = child.count_replies_merging_drops();
                 if n == 0 {
                     let l = Look::proven(0, self.mate_hand(&child));
-                    self.tt.store(board, hand, cd, &l, 0, 1, Move::NONE);
+                    self.tt.store(board, hand, cd, &l, 0, 1, 0);
                     l
                 } else if cd < 2 {
                     Look::disproven(1, ALL_HANDS, NO_REP)
@@ -457,12 +457,12 @@ impl<'a, P: Position> Search<'a, P> {
             } else {
                 Look::proven(0, self.mate_hand(pos))
             };
-            self.tt.store(board, hand, d, &look, path, 1, Move::NONE);
+            self.tt.store(board, hand, d, &look, path, 1, 0);
             return look;
         }
         self.push_path(pos.key());
         let mut look;
-        let mut best_move = Move::NONE;
+        let mut best_move = <P::Move as GameMove>::NONE;
         let mut refresh = false;
         loop {
             let (l, best, second) = self.summarize(
@@ -519,7 +519,7 @@ impl<'a, P: Position> Search<'a, P> {
                 &look,
                 path,
                 self.nodes - start_nodes,
-                best_move,
+                best_move.code(),
             );
         }
         look

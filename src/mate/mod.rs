@@ -73,9 +73,9 @@ pub struct MateInfo {
 
 /// The answer to a mate search.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MateResult {
+pub enum MateResult<M = Move> {
     /// A forced mate: the moves from the root to the mate, attacker first.
-    Mate(Vec<Move>),
+    Mate(Vec<M>),
     /// No forced mate exists.
     NoMate,
     /// A limit was reached (or stop was requested) before anything was proven.
@@ -86,9 +86,9 @@ pub enum MateResult {
 
 /// A solve's answer with its statistics.
 #[derive(Clone, Debug)]
-pub struct MateReport {
+pub struct MateReport<M = Move> {
     /// The answer.
-    pub result: MateResult,
+    pub result: MateResult<M>,
     /// Total nodes searched.
     pub nodes: u64,
     /// Wall-clock time.
@@ -119,7 +119,7 @@ pub fn solve<P: Position>(
     limits: &MateLimits,
     stop: &AtomicBool,
     info: &mut (dyn FnMut(&MateInfo) + Send),
-) -> MateResult {
+) -> MateResult<P::Move> {
     solve_report(pos, limits, stop, info).result
 }
 
@@ -130,7 +130,7 @@ pub fn solve_report<P: Position>(
     limits: &MateLimits,
     stop: &AtomicBool,
     info: &mut (dyn FnMut(&MateInfo) + Send),
-) -> MateReport {
+) -> MateReport<P::Move> {
     match Table::try_new(limits.hash_mib) {
         Ok(mut table) => solve_in(pos, &mut table, limits, stop, info, Fallback::FastLine),
         Err(e) => MateReport {
@@ -164,7 +164,7 @@ pub fn solve_in<P: Position>(
     stop: &AtomicBool,
     info: &mut (dyn FnMut(&MateInfo) + Send),
     fallback: Fallback,
-) -> MateReport {
+) -> MateReport<P::Move> {
     let start = Instant::now();
     if let Err(e) = validate(pos) {
         return MateReport {
@@ -224,7 +224,7 @@ fn solve_inner<P: Position>(
     info: &mut (dyn FnMut(&MateInfo) + Send),
     start: Instant,
     fallback: Fallback,
-) -> MateReport {
+) -> MateReport<P::Move> {
     let ctl = Control {
         stop,
         start,
@@ -314,10 +314,10 @@ fn solve_inner<P: Position>(
 }
 
 /// True when `line` replays legally from `pos`, every attacker move checks, and it ends in mate.
-pub fn replay_is_mate<P: Position>(pos: &P, line: &[Move]) -> bool {
+pub fn replay_is_mate<P: Position>(pos: &P, line: &[P::Move]) -> bool {
     let mut p = pos.clone();
     for (i, &mv) in line.iter().enumerate() {
-        let mut list = MoveList::new();
+        let mut list = MoveList::<P::Move>::new();
         p.legal_moves(&mut list);
         if !list.contains(&mv) {
             return false;
@@ -362,7 +362,7 @@ fn provable<P: Position>(s: &mut Search<P>, pos: &P, or: bool, d: u16) -> Option
     }
 }
 
-type Memo = HashMap<(u64, u16), Option<(u32, Vec<Move>)>>;
+type Memo<M> = HashMap<(u64, u16), Option<(u32, Vec<M>)>>;
 
 /// The exact line from `pos` whose exact mate length is `len`: `(pieces left in the attacker's
 /// hand at the end, moves)`. `None` when a limit interrupted.
@@ -371,9 +371,9 @@ fn exact_line<P: Position>(
     pos: &P,
     or: bool,
     len: u16,
-    memo: &mut Memo,
+    memo: &mut Memo<P::Move>,
     budget: &mut u32,
-) -> Option<(u32, Vec<Move>)> {
+) -> Option<(u32, Vec<P::Move>)> {
     if !or && len == 0 {
         return (pos.count_legal_moves() == 0).then(|| (hand_total(s.hand(pos)), Vec::new()));
     }
@@ -383,7 +383,7 @@ fn exact_line<P: Position>(
     if let Some(r) = memo.get(&(pos.key(), len)) {
         return r.clone();
     }
-    let mut list = MoveList::new();
+    let mut list = MoveList::<P::Move>::new();
     if or {
         pos.checking_moves(&mut list);
     } else {
@@ -391,7 +391,7 @@ fn exact_line<P: Position>(
     }
     // Order by the mate lengths the table knows (upper bounds): the attacker's shortest first, the
     // defender's longest first; children known to mate faster than `len − 3` are no defence.
-    let mut children: Vec<(Move, P, u16)> = Vec::with_capacity(list.len());
+    let mut children: Vec<(P::Move, P, u16)> = Vec::with_capacity(list.len());
     for &mv in &list {
         let mut child = pos.clone();
         child.play(mv);
@@ -411,7 +411,7 @@ fn exact_line<P: Position>(
     }
     // The first candidate is always taken; further ones (ties, for the fewest pieces left in hand)
     // only while the budget lasts.
-    let mut candidates: Vec<(Move, P)> = Vec::new();
+    let mut candidates: Vec<(P::Move, P)> = Vec::new();
     for (mv, child, _) in children {
         if !candidates.is_empty() {
             if *budget == 0 {
@@ -440,7 +440,7 @@ fn exact_line<P: Position>(
             candidates.push((mv, child));
         }
     }
-    let mut best: Option<(u32, Vec<Move>)> = None;
+    let mut best: Option<(u32, Vec<P::Move>)> = None;
     for (mv, child) in candidates {
         if let Some((left, rest)) = exact_line(s, &child, !or, len - 1, memo, budget)
             && best.as_ref().is_none_or(|(b, _)| left < *b)
@@ -460,20 +460,20 @@ fn exact_line<P: Position>(
 /// A mate line from the root, known to mate within `len`, read from the table (re-searching where
 /// entries were lost): the attacker's shortest known move, the defender's longest known reply.
 /// Extraction ignores stop and time (the mate is proven) but not a cap of half a million nodes.
-fn fast_line<P: Position>(s: &mut Search<P>, pos: &P, len: u16) -> Option<Vec<Move>> {
+fn fast_line<P: Position>(s: &mut Search<P>, pos: &P, len: u16) -> Option<Vec<P::Move>> {
     s.hard_cap = Some(s.nodes + 500_000);
     let line = fast_line_inner(s, pos, len);
     s.hard_cap = None;
     line
 }
 
-fn fast_line_inner<P: Position>(s: &mut Search<P>, pos: &P, len: u16) -> Option<Vec<Move>> {
+fn fast_line_inner<P: Position>(s: &mut Search<P>, pos: &P, len: u16) -> Option<Vec<P::Move>> {
     let mut line = Vec::new();
     let mut p = pos.clone();
     let mut d = len;
     let mut or = true;
     loop {
-        let mut list = MoveList::new();
+        let mut list = MoveList::<P::Move>::new();
         if or {
             p.checking_moves(&mut list);
         } else {
@@ -485,7 +485,7 @@ fn fast_line_inner<P: Position>(s: &mut Search<P>, pos: &P, len: u16) -> Option<
         if d == 0 {
             return None;
         }
-        let mut choice: Option<(Move, u16)> = None;
+        let mut choice: Option<(P::Move, u16)> = None;
         for pass in 0..2 {
             for &mv in &list {
                 let mut child = p.clone();

@@ -11,7 +11,6 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::core::moves::Move;
 use crate::core::zeroed::ZeroedSlice;
 
 /// Proof or disproof number "infinity".
@@ -233,7 +232,7 @@ impl Table {
 
     /// Looks up the position (`board`, attacker hand `hand`) for a search allowing `d` more plies
     /// along the path whose hash is `path`; `None` when nothing applies.
-    pub fn lookup(&self, board: u64, hand: u64, d: u16, path: u64) -> Option<(Look, Move)> {
+    pub fn lookup(&self, board: u64, hand: u64, d: u16, path: u64) -> Option<(Look, u16)> {
         let tag = Self::tag(board);
         let mut exact: Option<&Entry> = None;
         let mut proof: Option<Look> = None;
@@ -257,7 +256,7 @@ impl Table {
                 exact = Some(e);
             }
         }
-        let best = Move(exact.map_or(0, |e| e.best));
+        let best = exact.map_or(0, |e| e.best);
         if let Some(p) = proof {
             return Some((p, best));
         }
@@ -289,7 +288,7 @@ impl Table {
         look: &Look,
         path: u64,
         amount: u64,
-        best: Move,
+        best: u16,
     ) {
         let amount = amount.min(u32::MAX as u64) as u32;
         if look.pn == 0 {
@@ -302,7 +301,7 @@ impl Table {
             e.dn = INF;
             e.path = 0;
             e.amount = e.amount.max(amount);
-            e.best = best.0;
+            e.best = best;
         } else if look.dn == 0 && look.rep == NO_REP {
             let e = self.slot(board, look.hand);
             e.dis_len = e.dis_len.max(look.dis_len);
@@ -326,7 +325,7 @@ impl Table {
             e.dn = look.dn;
             e.path = 0;
             e.amount = e.amount.max(amount);
-            e.best = best.0;
+            e.best = best;
         }
     }
 

@@ -9,7 +9,7 @@ use super::params::*;
 use super::thread::Worker;
 use super::tt::{Bound, value_from_tt, value_to_tt};
 use super::value::{INFINITE, MATE_BOUND, is_mate_score, mate_in, mated_in};
-use crate::core::moves::Move;
+use crate::core::moves::GameMove;
 use crate::core::repetition::HistoryEntry;
 
 /// The kind of a node, as a zero-sized type.
@@ -81,10 +81,10 @@ impl<G: SearchGame> Worker<'_, G> {
         let excluded = self.excluded[ply];
         let key = pos.key();
         let hit = self.setup.tt.probe(key);
-        let tt_move = hit.map_or(Move::NONE, |h| h.mv);
+        let tt_move = hit.map_or(Self::NO_MOVE, |h| self.table_move(pos, h.mv));
         if let Some(h) = hit
             && !N::PV
-            && excluded == Move::NONE
+            && excluded == Self::NO_MOVE
             && h.depth >= depth
         {
             let v = value_from_tt(h.value, ply);
@@ -100,7 +100,7 @@ impl<G: SearchGame> Worker<'_, G> {
 
         // Step 3b. A mate in one ends the node (exact, whatever the depth).
         if !in_check
-            && excluded == Move::NONE
+            && excluded == Self::NO_MOVE
             && let Some(mv) = pos.mate_in_one()
         {
             return self.mate_found(pos, key, hit, mv, ply, N::PV);
@@ -129,7 +129,7 @@ impl<G: SearchGame> Worker<'_, G> {
         if pruning
             && !N::PV
             && !in_check
-            && excluded == Move::NONE
+            && excluded == Self::NO_MOVE
             && depth <= RFP_MAX_DEPTH
             && !is_mate_score(beta)
             && eval - RFP_MARGIN * (depth - improving as i32) >= beta
@@ -142,14 +142,14 @@ impl<G: SearchGame> Worker<'_, G> {
             && !N::PV
             && !in_check
             && depth >= NMP_MIN_DEPTH
-            && excluded == Move::NONE
+            && excluded == Self::NO_MOVE
             && eval >= beta
             && !is_mate_score(beta)
-            && self.move_stack[ply - 1] != Move::NONE
+            && self.move_stack[ply - 1] != Self::NO_MOVE
             && let Some(null) = pos.null_move()
         {
             let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
-            self.move_stack[ply] = Move::NONE;
+            self.move_stack[ply] = Self::NO_MOVE;
             self.pt_stack[ply] = 0;
             self.path.push(HistoryEntry {
                 key: null.key(),
@@ -172,7 +172,7 @@ impl<G: SearchGame> Worker<'_, G> {
         }
 
         // Step 7. Internal iterative reduction: without a table move, this node is likely new.
-        let depth = if pruning && tt_move == Move::NONE && depth >= 4 && (N::PV || cut_node) {
+        let depth = if pruning && tt_move == Self::NO_MOVE && depth >= 4 && (N::PV || cut_node) {
             depth - 1
         } else {
             depth
@@ -185,8 +185,8 @@ impl<G: SearchGame> Worker<'_, G> {
         if let Some(h) = hit
             && pruning
             && depth >= SE_MIN_DEPTH
-            && excluded == Move::NONE
-            && tt_move != Move::NONE
+            && excluded == Self::NO_MOVE
+            && tt_move != Self::NO_MOVE
             && h.bound != Bound::Upper
             && h.depth >= depth - 3
             && !is_mate_score(h.value)
@@ -203,7 +203,7 @@ impl<G: SearchGame> Worker<'_, G> {
                 ply,
                 cut_node,
             );
-            self.excluded[ply] = Move::NONE;
+            self.excluded[ply] = Self::NO_MOVE;
             if self.stopped {
                 return 0;
             }
@@ -225,9 +225,9 @@ impl<G: SearchGame> Worker<'_, G> {
         }
         self.history.clear_killers(ply + 1);
         let mut best_value = -INFINITE;
-        let mut best_move = Move::NONE;
+        let mut best_move = Self::NO_MOVE;
         let mut move_count = 0usize;
-        let mut quiets: ArrayVec<(Move, u16), 64> = ArrayVec::new();
+        let mut quiets: ArrayVec<(G::Move, u16), 64> = ArrayVec::new();
         let mut captures: ArrayVec<(u16, usize), 32> = ArrayVec::new();
         let check_info = pos.check_info();
 
@@ -346,7 +346,7 @@ impl<G: SearchGame> Worker<'_, G> {
                                 self.history.update_quiet(us, q, qpt, context, -bonus);
                             }
                             self.history.add_killer(ply, mv);
-                            if previous != Move::NONE {
+                            if previous != Self::NO_MOVE {
                                 self.history.set_counter(previous, mv);
                             }
                         } else if capture {
@@ -378,15 +378,16 @@ impl<G: SearchGame> Worker<'_, G> {
         // Step 14. Store the result.
         let bound = if best_value >= beta {
             Bound::Lower
-        } else if N::PV && best_move != Move::NONE {
+        } else if N::PV && best_move != Self::NO_MOVE {
             Bound::Exact
         } else {
             Bound::Upper
         };
         if let Some(k) = correction_key
-            && excluded == Move::NONE
+            && excluded == Self::NO_MOVE
             && !in_check
-            && (best_move == Move::NONE || !(pos.is_capture(best_move) || best_move.is_promotion()))
+            && (best_move == Self::NO_MOVE
+                || !(pos.is_capture(best_move) || best_move.is_promotion()))
             && !is_mate_score(best_value)
             && !(bound == Bound::Lower && best_value <= eval)
             && !(bound == Bound::Upper && best_value >= eval)
@@ -394,10 +395,10 @@ impl<G: SearchGame> Worker<'_, G> {
             self.history
                 .update_correction(us, k, best_value - eval, depth);
         }
-        if excluded == Move::NONE {
+        if excluded == Self::NO_MOVE {
             self.setup.tt.store(
                 key,
-                best_move,
+                best_move.code(),
                 value_to_tt(best_value, ply),
                 if in_check { 0 } else { raw_eval },
                 depth,
@@ -414,7 +415,7 @@ impl<G: SearchGame> Worker<'_, G> {
         pos: &G,
         key: u64,
         hit: Option<super::tt::TtHit>,
-        mv: Move,
+        mv: G::Move,
         ply: usize,
         pv: bool,
     ) -> i32 {
@@ -429,7 +430,7 @@ impl<G: SearchGame> Worker<'_, G> {
         };
         self.setup.tt.store(
             key,
-            mv,
+            mv.code(),
             value_to_tt(value, ply),
             eval,
             MAX_PLY as i32,

@@ -8,10 +8,10 @@
 
 use super::params::{CORRECTION_GRAIN, CORRECTION_MAX, HISTORY_MAX, MAX_PLY};
 use crate::core::color::Color;
-use crate::core::moves::Move;
+use crate::core::moves::GameMove;
 use crate::core::square::MAX_SQUARES;
 
-/// Number of distinct move codes (a [`Move`] is 16 bits).
+/// Number of distinct move codes ([`GameMove::code`] is 16 bits).
 const MOVE_CODES: usize = 1 << 16;
 /// Number of piece indices a game may use (every game's pieces index below 32).
 const PIECE_CODES: usize = 32;
@@ -26,8 +26,8 @@ const CORRECTION_SIZE: usize = 1 << 14;
 /// The piece-to code of a move of the piece with index `piece` to `mv`'s destination. Code 0
 /// (no piece, square 0) stands for "no move" (the root's parent, a null move).
 #[inline(always)]
-pub fn piece_to(piece: usize, mv: Move) -> u16 {
-    (piece * MAX_SQUARES + mv.to().index()) as u16
+pub fn piece_to<M: GameMove>(piece: usize, mv: M) -> u16 {
+    (piece * MAX_SQUARES + mv.to_index()) as u16
 }
 
 /// Adds `bonus` to a history entry with gravity towards zero, keeping it within ±[`HISTORY_MAX`].
@@ -43,13 +43,14 @@ fn zeroed_box<T: Copy + Default, const N: usize>(rows: usize) -> Box<[[T; N]]> {
     vec![[T::default(); N]; rows].into_boxed_slice()
 }
 
-/// History tables indexed by the raw move code or by piece-to codes.
+/// History tables indexed by the move code or by piece-to codes. Killers and counter-moves
+/// are kept as move codes; the move picker turns them back into moves through the position.
 pub struct History {
     butterfly: Box<[[i16; MOVE_CODES]]>,
     continuation: Box<[[i16; PIECE_TO]]>,
     capture: Box<[[i16; CAPTURED_KINDS]]>,
-    counter: Box<[Move]>,
-    killers: [[Move; 2]; MAX_PLY + 4],
+    counter: Box<[u16]>,
+    killers: [[u16; 2]; MAX_PLY + 4],
     correction: Box<[[i16; CORRECTION_SIZE]]>,
 }
 
@@ -59,8 +60,8 @@ impl Default for History {
             butterfly: zeroed_box(2),
             continuation: zeroed_box(PIECE_TO),
             capture: zeroed_box(PIECE_TO),
-            counter: vec![Move::NONE; MOVE_CODES].into_boxed_slice(),
-            killers: [[Move::NONE; 2]; MAX_PLY + 4],
+            counter: vec![0; MOVE_CODES].into_boxed_slice(),
+            killers: [[0; 2]; MAX_PLY + 4],
             correction: zeroed_box(2),
         }
     }
@@ -69,14 +70,14 @@ impl Default for History {
 impl History {
     /// The butterfly history score of a quiet move by `color`.
     #[inline(always)]
-    pub fn score(&self, color: Color, mv: Move) -> i32 {
-        self.butterfly[color.index()][mv.0 as usize] as i32
+    pub fn score<M: GameMove>(&self, color: Color, mv: M) -> i32 {
+        self.butterfly[color.index()][mv.code() as usize] as i32
     }
 
     /// The quiet-move score: butterfly history plus the continuation histories of the move's
     /// piece-to code `pt` after the moves with codes `context` (one and two plies back).
     #[inline(always)]
-    pub fn quiet_score(&self, color: Color, mv: Move, pt: u16, context: [u16; 2]) -> i32 {
+    pub fn quiet_score<M: GameMove>(&self, color: Color, mv: M, pt: u16, context: [u16; 2]) -> i32 {
         self.score(color, mv)
             + self.continuation[context[0] as usize][pt as usize] as i32
             + self.continuation[context[1] as usize][pt as usize] as i32
@@ -85,8 +86,18 @@ impl History {
     /// Rewards (positive `bonus`) or punishes a quiet move in the butterfly and continuation
     /// tables.
     #[inline(always)]
-    pub fn update_quiet(&mut self, color: Color, mv: Move, pt: u16, context: [u16; 2], bonus: i32) {
-        apply(&mut self.butterfly[color.index()][mv.0 as usize], bonus);
+    pub fn update_quiet<M: GameMove>(
+        &mut self,
+        color: Color,
+        mv: M,
+        pt: u16,
+        context: [u16; 2],
+        bonus: i32,
+    ) {
+        apply(
+            &mut self.butterfly[color.index()][mv.code() as usize],
+            bonus,
+        );
         for c in context {
             if c != 0 {
                 apply(&mut self.continuation[c as usize][pt as usize], bonus);
@@ -110,38 +121,39 @@ impl History {
         );
     }
 
-    /// The two killer moves of `ply`.
+    /// The codes of the two killer moves of `ply` (0: none).
     #[inline(always)]
-    pub fn killers(&self, ply: usize) -> [Move; 2] {
+    pub fn killers(&self, ply: usize) -> [u16; 2] {
         self.killers[ply]
     }
 
     /// Records a quiet move that caused a cutoff at `ply`.
     #[inline(always)]
-    pub fn add_killer(&mut self, ply: usize, mv: Move) {
+    pub fn add_killer<M: GameMove>(&mut self, ply: usize, mv: M) {
         let k = &mut self.killers[ply];
-        if k[0] != mv {
+        let code = mv.code();
+        if k[0] != code {
             k[1] = k[0];
-            k[0] = mv;
+            k[0] = code;
         }
     }
 
     /// Forgets the killers of `ply` (before searching its children afresh).
     #[inline(always)]
     pub fn clear_killers(&mut self, ply: usize) {
-        self.killers[ply] = [Move::NONE; 2];
+        self.killers[ply] = [0; 2];
     }
 
-    /// The move that last refuted `previous`.
+    /// The code of the move that last refuted `previous` (0: none).
     #[inline(always)]
-    pub fn counter(&self, previous: Move) -> Move {
-        self.counter[previous.0 as usize]
+    pub fn counter<M: GameMove>(&self, previous: M) -> u16 {
+        self.counter[previous.code() as usize]
     }
 
     /// Records `mv` as the refutation of `previous`.
     #[inline(always)]
-    pub fn set_counter(&mut self, previous: Move, mv: Move) {
-        self.counter[previous.0 as usize] = mv;
+    pub fn set_counter<M: GameMove>(&mut self, previous: M, mv: M) {
+        self.counter[previous.code() as usize] = mv.code();
     }
 
     /// The static evaluation `eval` of `color` to move, corrected by what searches of positions

@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use crate::core::color::Color;
 use crate::core::game::Position;
-use crate::core::moves::{Move, MoveList};
+use crate::core::moves::{GameMove, Move, MoveList};
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::RuleOptions;
 use crate::nnue::accumulator::MoveDelta;
@@ -33,22 +33,22 @@ pub trait SearchGame: Position {
     /// Static evaluation from the side to move's point of view, in centipawns.
     fn evaluate(&self) -> i32;
     /// True when `mv` captures a piece.
-    fn is_capture(&self, mv: Move) -> bool;
+    fn is_capture(&self, mv: Self::Move) -> bool;
     /// Value of the piece `mv` captures (0 for none).
-    fn captured_value(&self, mv: Move) -> i32;
+    fn captured_value(&self, mv: Self::Move) -> i32;
     /// The index (below 32) of the piece that `mv` moves or drops, as it stands before the move.
-    fn moved_piece(&self, mv: Move) -> usize;
+    fn moved_piece(&self, mv: Self::Move) -> usize;
     /// The index (below 32) of the piece that `mv` captures (0 for none).
-    fn captured_piece(&self, mv: Move) -> usize;
+    fn captured_piece(&self, mv: Self::Move) -> usize;
     /// True when `mv` wins at least `threshold` by static exchange.
-    fn see_ge(&self, mv: Move, threshold: i32) -> bool;
+    fn see_ge(&self, mv: Self::Move, threshold: i32) -> bool;
     /// Appends the legal captures, and the non-capturing promotions when `promotions`, to `list`
     /// (the moves of quiescence when not in check).
-    fn tactical_moves(&self, list: &mut MoveList, promotions: bool);
+    fn tactical_moves(&self, list: &mut MoveList<Self::Move>, promotions: bool);
     /// Appends the legal moves that neither capture nor promote (drops and passes included) to
     /// `list`: with `tactical_moves(list, true)`, every legal move once.
-    fn quiet_moves(&self, list: &mut MoveList) {
-        let mut all = MoveList::new();
+    fn quiet_moves(&self, list: &mut MoveList<Self::Move>) {
+        let mut all = MoveList::<Self::Move>::new();
         self.legal_moves(&mut all);
         list.extend(
             all.into_iter()
@@ -61,7 +61,7 @@ pub trait SearchGame: Position {
     const STAGED_MOVES: bool = false;
     /// A move that mates at once, found by a test cheap enough for every node (it need not find
     /// every mate in one; `None` proves nothing). Only asked when the side to move is not in check.
-    fn mate_in_one(&self) -> Option<Move> {
+    fn mate_in_one(&self) -> Option<Self::Move> {
         None
     }
     /// Number of input features of the game's networks (0: the game has no learned evaluation).
@@ -69,7 +69,7 @@ pub trait SearchGame: Position {
     /// Appends the network's active input features of the position, seen from `perspective`.
     fn nnue_features(&self, _perspective: Color, _out: &mut Vec<u16>) {}
     /// The network's input features that the legal move `mv` turns off and on.
-    fn nnue_delta(&self, _mv: Move) -> MoveDelta {
+    fn nnue_delta(&self, _mv: Self::Move) -> MoveDelta {
         MoveDelta::default()
     }
     /// A hash of the parts of the position whose misjudgement by the static evaluation tends to
@@ -88,26 +88,47 @@ pub trait SearchGame: Position {
     /// The check information of the side to move.
     fn check_info(&self) -> Self::CheckInfo;
     /// True when the legal move `mv` gives check (without playing it).
-    fn gives_check(&self, info: &Self::CheckInfo, mv: Move) -> bool;
-    /// True when `mv` (any 16-bit value, e.g. from a colliding table entry) is a legal move here.
-    fn is_legal(&self, mv: Move) -> bool {
-        let mut list = MoveList::new();
+    fn gives_check(&self, info: &Self::CheckInfo, mv: Self::Move) -> bool;
+    /// The move whose [`GameMove::code`] is `code`, as the search's tables keep it: for the
+    /// shogi games the packed move itself (possibly illegal here: check it with
+    /// [`SearchGame::is_legal`]); by default the legal move with that code, or `NONE`.
+    fn move_from_code(&self, code: u16) -> Self::Move {
+        let mut list = MoveList::<Self::Move>::new();
+        self.legal_moves(&mut list);
+        list.into_iter()
+            .find(|m| m.code() == code)
+            .unwrap_or(<Self::Move as GameMove>::NONE)
+    }
+    /// True when `mv` (any move, e.g. from a colliding table entry) is a legal move here.
+    fn is_legal(&self, mv: Self::Move) -> bool {
+        let mut list = MoveList::<Self::Move>::new();
         self.legal_moves(&mut list);
         list.contains(&mv)
     }
 }
 
 /// Limits of one search besides time.
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
+#[derive(Clone, Debug)]
+pub struct Limits<M = Move> {
     /// Stop after this depth.
     pub depth: Option<i32>,
     /// Stop after about this many nodes (all threads).
     pub nodes: Option<u64>,
     /// Search only these root moves (empty: all).
-    pub searchmoves: Vec<Move>,
+    pub searchmoves: Vec<M>,
     /// Number of principal variations to report.
     pub multipv: usize,
+}
+
+impl<M> Default for Limits<M> {
+    fn default() -> Self {
+        Limits {
+            depth: None,
+            nodes: None,
+            searchmoves: Vec::new(),
+            multipv: 0,
+        }
+    }
 }
 
 /// State shared between the USI thread and the search threads.
@@ -157,7 +178,7 @@ impl Shared {
 
 /// One line of search output for the reporter.
 #[derive(Clone, Debug)]
-pub struct Report {
+pub struct Report<M = Move> {
     /// Iteration depth.
     pub depth: i32,
     /// Deepest ply reached.
@@ -175,16 +196,16 @@ pub struct Report {
     /// Table usage in permille.
     pub hashfull: u32,
     /// The principal variation.
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
 }
 
 /// The outcome of a search.
 #[derive(Clone, Debug)]
-pub struct SearchResult {
+pub struct SearchResult<M = Move> {
     /// The move to play (`None` when there is no legal move).
-    pub best: Option<Move>,
+    pub best: Option<M>,
     /// The expected reply, for pondering.
-    pub ponder: Option<Move>,
+    pub ponder: Option<M>,
     /// Score of the best move.
     pub score: i32,
     /// Last completed depth.
@@ -194,13 +215,13 @@ pub struct SearchResult {
 }
 
 /// Everything a search needs besides the position.
-pub struct SearchSetup<'a> {
+pub struct SearchSetup<'a, M = Move> {
     /// The game's positions so far, the root last (for repetition).
     pub history: &'a [HistoryEntry],
     /// Rule options (repetition verdicts).
     pub rules: RuleOptions,
     /// Limits besides time.
-    pub limits: Limits,
+    pub limits: Limits<M>,
     /// Number of threads (Lazy SMP).
     pub threads: usize,
     /// Selective search on (null move, reductions, futility and move-count pruning); off gives a
@@ -211,14 +232,14 @@ pub struct SearchSetup<'a> {
     /// Stop flag, pondering, clock.
     pub shared: &'a Shared,
     /// Receives progress reports from the main thread.
-    pub report: &'a (dyn Fn(&Report) + Sync),
+    pub report: &'a (dyn Fn(&Report<M>) + Sync),
     /// The learned evaluation's network, or `None` for the hand-written evaluation.
     pub nnue: Option<&'a Network>,
 }
 
 /// Searches `root` and returns the best move; the calling thread is the main search thread and
 /// `threads − 1` helpers search beside it, sharing the table.
-pub fn run<G: SearchGame>(root: &G, setup: &SearchSetup<'_>) -> SearchResult {
+pub fn run<G: SearchGame>(root: &G, setup: &SearchSetup<'_, G::Move>) -> SearchResult<G::Move> {
     setup.tt.new_search();
     setup.shared.nodes.store(0, Ordering::Relaxed);
     let helpers = setup.threads.max(1) - 1;
@@ -277,16 +298,16 @@ pub fn with_search_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 /// network where the game has one) and no progress reports: what the bench and the tests need.
 pub fn search_position<G: SearchGame>(
     pos: &G,
-    limits: Limits,
+    limits: Limits<G::Move>,
     threads: usize,
     tt: &TranspositionTable,
     shared: &Shared,
-) -> SearchResult {
+) -> SearchResult<G::Move> {
     let history = [HistoryEntry {
         key: pos.key(),
         in_check: pos.in_check(),
     }];
-    let report = |_: &Report| {};
+    let report = |_: &Report<G::Move>| {};
     let network = crate::nnue::embedded(G::NAME);
     let setup = SearchSetup {
         history: &history,

@@ -16,7 +16,7 @@ use arrayvec::ArrayVec;
 
 use super::SearchGame;
 use super::history::{History, piece_to};
-use crate::core::moves::{MAX_MOVES, Move, MoveList};
+use crate::core::moves::{GameMove, MAX_MOVES, MoveList};
 
 const TT_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 24;
@@ -46,23 +46,26 @@ enum Stage {
     Rest,
 }
 
-/// The moves of one node, each packed with its score as `score << 16 | move` so that comparing
-/// the packed values orders by score. Each search thread keeps one picker per ply and refills it
-/// at every node, so that no move list is copied around.
+/// The moves of one node: each is kept in `moves` and packed with its score as
+/// `score << 32 | code << 16 | index` (its [`GameMove::code`] and its place in `moves`), so that
+/// comparing the packed values orders by score, then by code. Each search thread keeps one
+/// picker per ply and refills it at every node, so that no move list is copied around.
 ///
 /// A legal table move is handed out before anything is generated: when it cuts the node off,
 /// the other moves are never generated or scored.
-pub struct MovePicker {
+pub struct MovePicker<M: GameMove> {
     entries: ArrayVec<i64, MAX_MOVES>,
+    /// The moves the entries point to.
+    moves: MoveList<M>,
     next: usize,
     sorted: bool,
-    /// The table move still to be handed out before generation, or [`Move::NONE`].
-    pending_tt: Move,
+    /// The table move still to be handed out before generation, or `NONE`.
+    pending_tt: M,
     /// The table move already handed out (skipped when the rest is generated).
-    tt_move: Move,
+    tt_move: M,
     generated: bool,
     ply: usize,
-    previous: Move,
+    previous: M,
     context: [u16; 2],
     tactical_only: bool,
     promotions: bool,
@@ -70,33 +73,34 @@ pub struct MovePicker {
     staged: bool,
     stage: Stage,
     /// The killers and the counter-move of a staged node, and how many have been looked at.
-    refutations: [Move; 3],
+    refutations: [M; 3],
     refutation_index: usize,
     /// Quiet moves generated before their stage (to tell whether the node has any move), scored
     /// when the stage comes.
-    quiets: MoveList,
+    quiets: MoveList<M>,
     quiets_generated: bool,
     /// Where the moves of the last stage begin (the first few of them are taken by selection).
     rest_start: usize,
 }
 
-impl Default for MovePicker {
+impl<M: GameMove> Default for MovePicker<M> {
     fn default() -> Self {
         MovePicker {
             entries: ArrayVec::new(),
+            moves: MoveList::new(),
             next: 0,
             sorted: false,
-            pending_tt: Move::NONE,
-            tt_move: Move::NONE,
+            pending_tt: M::NONE,
+            tt_move: M::NONE,
             generated: false,
             ply: 0,
-            previous: Move::NONE,
+            previous: M::NONE,
             context: [0; 2],
             tactical_only: false,
             promotions: false,
             staged: false,
             stage: Stage::Rest,
-            refutations: [Move::NONE; 3],
+            refutations: [M::NONE; 3],
             refutation_index: 0,
             quiets: MoveList::new(),
             quiets_generated: false,
@@ -105,31 +109,59 @@ impl Default for MovePicker {
     }
 }
 
-impl MovePicker {
+/// The score of a packed entry.
+#[inline(always)]
+fn score_of(entry: i64) -> i32 {
+    (entry >> 32) as i32
+}
+
+/// The entry `entry` with its score replaced by `score`.
+#[inline(always)]
+fn rescored(entry: i64, score: i32) -> i64 {
+    (score as i64) << 32 | (entry & 0xffff_ffff)
+}
+
+impl<M: GameMove> MovePicker<M> {
+    /// Adds `mv` with its ordering score.
+    #[inline(always)]
+    fn push(&mut self, mv: M, score: i32) {
+        let index = self.moves.len();
+        self.moves.push(mv);
+        self.entries
+            .push((score as i64) << 32 | (mv.code() as i64) << 16 | index as i64);
+    }
+
+    /// The move and score of a packed entry.
+    #[inline(always)]
+    fn unpack(&self, entry: i64) -> (M, i32) {
+        (self.moves[(entry & 0xffff) as usize], score_of(entry))
+    }
+
     /// Prepares the picker for a node of `pos` at `ply`, reached by `previous`, whose last two
     /// moves have the piece-to codes `context` (for the continuation history): all legal moves,
     /// or only the tactical ones for quiescence (captures, and promotions when `promotions`).
     /// `tt_move` comes first when it is legal and belongs to that set.
     #[allow(clippy::too_many_arguments)]
-    pub fn start<G: SearchGame>(
+    pub fn start<G: SearchGame<Move = M>>(
         &mut self,
         pos: &G,
-        tt_move: Move,
+        tt_move: M,
         ply: usize,
-        previous: Move,
+        previous: M,
         context: [u16; 2],
         tactical_only: bool,
         promotions: bool,
     ) {
-        let usable = tt_move != Move::NONE
+        let usable = tt_move != M::NONE
             && (!tactical_only
                 || !tt_move.is_drop()
                     && (pos.is_capture(tt_move) || promotions && tt_move.is_promotion()))
             && pos.is_legal(tt_move);
-        self.pending_tt = if usable { tt_move } else { Move::NONE };
+        self.pending_tt = if usable { tt_move } else { M::NONE };
         self.tt_move = self.pending_tt;
         self.generated = false;
         self.entries.clear();
+        self.moves.clear();
         self.next = 0;
         self.sorted = false;
         self.ply = ply;
@@ -144,7 +176,7 @@ impl MovePicker {
 
     /// The ordering score of a capture, optimistic until verified (see `verify`).
     #[inline(always)]
-    fn capture_score<G: SearchGame>(pos: &G, history: &History, mv: Move) -> i32 {
+    fn capture_score<G: SearchGame<Move = M>>(pos: &G, history: &History, mv: M) -> i32 {
         let pt = piece_to(pos.moved_piece(mv), mv);
         GOOD_CAPTURE
             + pos.captured_value(mv) * 16
@@ -154,8 +186,8 @@ impl MovePicker {
 
     /// Generates and scores the moves of `pos` other than the table move already handed out:
     /// all of them, or only the captures and promotions of a staged node.
-    fn fill<G: SearchGame>(&mut self, pos: &G, history: &History) {
-        let mut moves = MoveList::new();
+    fn fill<G: SearchGame<Move = M>>(&mut self, pos: &G, history: &History) {
+        let mut moves = MoveList::<M>::new();
         if self.staged {
             pos.tactical_moves(&mut moves, true);
         } else if self.tactical_only {
@@ -163,11 +195,12 @@ impl MovePicker {
         } else {
             pos.legal_moves(&mut moves);
         }
-        let killers = history.killers(self.ply);
-        let counter = if self.previous == Move::NONE {
-            Move::NONE
+        let [k0, k1] = history.killers(self.ply);
+        let killers = [pos.move_from_code(k0), pos.move_from_code(k1)];
+        let counter = if self.previous == M::NONE {
+            M::NONE
         } else {
-            history.counter(self.previous)
+            pos.move_from_code(history.counter(self.previous))
         };
         self.generated = true;
         if self.staged {
@@ -180,7 +213,7 @@ impl MovePicker {
                 } else {
                     PROMOTION
                 };
-                self.entries.push((score as i64) << 16 | mv.0 as i64);
+                self.push(mv, score);
             }
             self.refutations = [killers[0], killers[1], counter];
             self.refutation_index = 0;
@@ -195,16 +228,16 @@ impl MovePicker {
                 Self::capture_score(pos, history, mv)
             } else if mv.is_promotion() {
                 PROMOTION
-            } else if mv == killers[0] {
+            } else if mv == killers[0] && mv != M::NONE {
                 KILLER + 1
-            } else if mv == killers[1] {
+            } else if mv == killers[1] && mv != M::NONE {
                 KILLER
-            } else if mv == counter {
+            } else if mv == counter && mv != M::NONE {
                 COUNTER
             } else {
                 history.quiet_score(us, mv, piece_to(pos.moved_piece(mv), mv), self.context)
             };
-            self.entries.push((score as i64) << 16 | mv.0 as i64);
+            self.push(mv, score);
         }
         self.stage = Stage::Rest;
         self.rest_start = 0;
@@ -212,27 +245,28 @@ impl MovePicker {
 
     /// Scores the quiet moves of a staged node (other than the table move and the refutations
     /// already handed out) and adds them to the moves left.
-    fn fill_quiets<G: SearchGame>(&mut self, pos: &G, history: &History) {
+    fn fill_quiets<G: SearchGame<Move = M>>(&mut self, pos: &G, history: &History) {
         if !self.quiets_generated {
             pos.quiet_moves(&mut self.quiets);
             self.quiets_generated = true;
         }
         let us = pos.side_to_move();
-        for &mv in &self.quiets {
+        for i in 0..self.quiets.len() {
+            let mv = self.quiets[i];
             if mv == self.tt_move || self.refutations.contains(&mv) {
                 continue;
             }
             let score =
                 history.quiet_score(us, mv, piece_to(pos.moved_piece(mv), mv), self.context);
-            self.entries.push((score as i64) << 16 | mv.0 as i64);
+            self.push(mv, score);
         }
         self.sorted = false;
         self.rest_start = self.next;
     }
 
     /// True when the node has no move at all (generating the moves if need be).
-    pub fn is_empty<G: SearchGame>(&mut self, pos: &G, history: &History) -> bool {
-        if self.pending_tt != Move::NONE {
+    pub fn is_empty<G: SearchGame<Move = M>>(&mut self, pos: &G, history: &History) -> bool {
+        if self.pending_tt != M::NONE {
             return false;
         }
         if !self.generated {
@@ -254,29 +288,31 @@ impl MovePicker {
 /// once).
 #[inline(always)]
 fn unverified(entry: i64) -> bool {
-    let score = (entry >> 16) as i32;
-    (GOOD_CAPTURE..TT_MOVE).contains(&score)
+    (GOOD_CAPTURE..TT_MOVE).contains(&score_of(entry))
 }
 
-/// Runs the static exchange evaluation of an unverified capture; when it loses material, returns
-/// the entry rescored as a bad capture.
-#[inline]
-fn verify<G: SearchGame>(pos: &G, entry: i64) -> Option<i64> {
-    let mv = Move(entry as u16);
-    if pos.see_ge(mv, 0) {
-        return None;
+impl<M: GameMove> MovePicker<M> {
+    /// Runs the static exchange evaluation of an unverified capture; when it loses material,
+    /// returns the entry rescored as a bad capture.
+    #[inline]
+    fn verify<G: SearchGame<Move = M>>(&self, pos: &G, entry: i64) -> Option<i64> {
+        let (mv, score) = self.unpack(entry);
+        if pos.see_ge(mv, 0) {
+            return None;
+        }
+        Some(rescored(entry, BAD_CAPTURE + score - GOOD_CAPTURE))
     }
-    let score = (entry >> 16) as i32;
-    Some(((BAD_CAPTURE + score - GOOD_CAPTURE) as i64) << 16 | mv.0 as i64)
-}
 
-impl MovePicker {
     /// The best remaining move of `pos` (the position the picker was filled from) with its
     /// ordering score.
-    pub fn next_move<G: SearchGame>(&mut self, pos: &G, history: &History) -> Option<(Move, i32)> {
-        if self.pending_tt != Move::NONE {
+    pub fn next_move<G: SearchGame<Move = M>>(
+        &mut self,
+        pos: &G,
+        history: &History,
+    ) -> Option<(M, i32)> {
+        if self.pending_tt != M::NONE {
             let mv = self.pending_tt;
-            self.pending_tt = Move::NONE;
+            self.pending_tt = M::NONE;
             return Some((mv, TT_MOVE));
         }
         if !self.generated {
@@ -293,7 +329,7 @@ impl MovePicker {
                 let i = self.refutation_index;
                 self.refutation_index += 1;
                 let mv = self.refutations[i];
-                if mv != Move::NONE
+                if mv != M::NONE
                     && mv != self.tt_move
                     && !self.refutations[..i].contains(&mv)
                     && pos.is_legal(mv)
@@ -311,7 +347,7 @@ impl MovePicker {
 
     /// The best capture or promotion left in a staged node while it scores as good (captures
     /// verified by static exchange on the way).
-    fn next_good_tactical<G: SearchGame>(&mut self, pos: &G) -> Option<(Move, i32)> {
+    fn next_good_tactical<G: SearchGame<Move = M>>(&mut self, pos: &G) -> Option<(M, i32)> {
         let n = self.entries.len();
         loop {
             if self.next >= n {
@@ -324,23 +360,23 @@ impl MovePicker {
                 }
             }
             let e = self.entries[best];
-            if ((e >> 16) as i32) < PROMOTION {
+            if score_of(e) < PROMOTION {
                 return None;
             }
             if unverified(e)
-                && let Some(demoted) = verify(pos, e)
+                && let Some(demoted) = self.verify(pos, e)
             {
                 self.entries[best] = demoted;
                 continue;
             }
             self.entries.swap(self.next, best);
             self.next += 1;
-            return Some((Move(e as u16), (e >> 16) as i32));
+            return Some(self.unpack(e));
         }
     }
 
     /// The best move left, by selection for the first few, then from one sort.
-    fn next_rest<G: SearchGame>(&mut self, pos: &G) -> Option<(Move, i32)> {
+    fn next_rest<G: SearchGame<Move = M>>(&mut self, pos: &G) -> Option<(M, i32)> {
         let n = self.entries.len();
         if self.next >= n {
             return None;
@@ -355,7 +391,7 @@ impl MovePicker {
                         }
                     }
                     match unverified(self.entries[best])
-                        .then(|| verify(pos, self.entries[best]))
+                        .then(|| self.verify(pos, self.entries[best]))
                         .flatten()
                     {
                         Some(demoted) => self.entries[best] = demoted,
@@ -366,11 +402,12 @@ impl MovePicker {
                     }
                 }
             } else {
-                for e in &mut self.entries[self.next..] {
-                    if unverified(*e)
-                        && let Some(demoted) = verify(pos, *e)
+                for i in self.next..n {
+                    let e = self.entries[i];
+                    if unverified(e)
+                        && let Some(demoted) = self.verify(pos, e)
                     {
-                        *e = demoted;
+                        self.entries[i] = demoted;
                     }
                 }
                 self.entries[self.next..].sort_unstable_by(|a, b| b.cmp(a));
@@ -379,6 +416,6 @@ impl MovePicker {
         }
         let e = self.entries[self.next];
         self.next += 1;
-        Some((Move(e as u16), (e >> 16) as i32))
+        Some(self.unpack(e))
     }
 }

@@ -8,7 +8,7 @@ use super::params::{DELTA_MARGIN, MAX_PLY, QS_PROMOTION_PLIES};
 use super::thread::Worker;
 use super::tt::{Bound, value_from_tt, value_to_tt};
 use super::value::{INFINITE, mated_in};
-use crate::core::moves::Move;
+use crate::core::moves::GameMove;
 
 /// Deepest quiescence ply at which evasions are still searched in full.
 const QS_MAX_PLIES: i32 = 24;
@@ -41,7 +41,7 @@ impl<G: SearchGame> Worker<'_, G> {
 
         let key = pos.key();
         let hit = self.setup.tt.probe(key);
-        let tt_move = hit.map_or(Move::NONE, |h| h.mv);
+        let tt_move = hit.map_or(Self::NO_MOVE, |h| self.table_move(pos, h.mv));
         if let Some(h) = hit
             && !N::PV
         {
@@ -77,7 +77,7 @@ impl<G: SearchGame> Worker<'_, G> {
             pos,
             tt_move,
             ply,
-            Move::NONE,
+            Self::NO_MOVE,
             self.context(ply),
             !in_check,
             qply < QS_PROMOTION_PLIES,
@@ -85,7 +85,7 @@ impl<G: SearchGame> Worker<'_, G> {
         if in_check && self.pickers[ply].is_empty(pos, &self.history) {
             return mated_in(ply);
         }
-        let mut best_move = Move::NONE;
+        let mut best_move = Self::NO_MOVE;
         while let Some((mv, score)) = self.pickers[ply].next_move(pos, &self.history) {
             if !in_check {
                 if !mv.is_promotion() && eval + pos.captured_value(mv) + DELTA_MARGIN <= alpha {
@@ -129,7 +129,7 @@ impl<G: SearchGame> Worker<'_, G> {
         };
         self.setup.tt.store(
             key,
-            best_move,
+            best_move.code(),
             value_to_tt(best_value, ply),
             if in_check { 0 } else { eval },
             0,

@@ -11,17 +11,17 @@ use super::time::{Budget, Trend, soft_stop};
 use super::value::{INFINITE, MATE, is_mate_score};
 use super::{Report, SearchGame, SearchResult, SearchSetup};
 use crate::core::color::Color;
-use crate::core::moves::{Move, MoveList};
+use crate::core::moves::{GameMove, MoveList};
 use crate::core::repetition::HistoryEntry;
 use crate::nnue::accumulator::{Accumulator, MoveDelta};
 
 /// A root move with what the last iterations said of it.
 #[derive(Clone, Debug)]
-pub(super) struct RootMove {
-    pub mv: Move,
+pub(super) struct RootMove<M> {
+    pub mv: M,
     pub score: i32,
     pub previous_score: i32,
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
     pub seldepth: usize,
 }
 
@@ -32,30 +32,30 @@ const REPETITION_WINDOW: usize = 16;
 pub(super) struct Worker<'a, G: SearchGame> {
     pub id: usize,
     pub root: &'a G,
-    pub setup: &'a SearchSetup<'a>,
+    pub setup: &'a SearchSetup<'a, G::Move>,
     done: &'a AtomicBool,
     pub nodes: u64,
     published: u64,
     pub seldepth: usize,
     pub history: History,
-    pub pv: Box<[[Move; MAX_PLY + 2]]>,
+    pub pv: Box<[[G::Move; MAX_PLY + 2]]>,
     pub pv_len: [usize; MAX_PLY + 2],
     pub path: Vec<HistoryEntry>,
     pub barrier: usize,
     pub eval_stack: [i32; MAX_PLY + 4],
-    pub move_stack: [Move; MAX_PLY + 4],
+    pub move_stack: [G::Move; MAX_PLY + 4],
     /// Piece-to codes of the moves on the current line (0 for a null move), by ply.
     pub pt_stack: [u16; MAX_PLY + 4],
-    /// The move a singular-extension search leaves out at each ply ([`Move::NONE`] for none).
-    pub excluded: [Move; MAX_PLY + 4],
-    pub root_moves: Vec<RootMove>,
+    /// The move a singular-extension search leaves out at each ply (`NONE` for none).
+    pub excluded: [G::Move; MAX_PLY + 4],
+    pub root_moves: Vec<RootMove<G::Move>>,
     pub pv_idx: usize,
     pub root_depth: i32,
     pub stopped: bool,
     start: Instant,
     pub lmr: Box<[[i32; 64]; 64]>,
     /// One move picker per ply, refilled at every node.
-    pub pickers: Box<[MovePicker]>,
+    pub pickers: Box<[MovePicker<G::Move>]>,
     /// The learned evaluation's accumulators by ply (ply 0, the root's, always computed when a
     /// network is in use).
     pub acc: Box<[Accumulator]>,
@@ -64,11 +64,25 @@ pub(super) struct Worker<'a, G: SearchGame> {
 }
 
 impl<'a, G: SearchGame> Worker<'a, G> {
+    /// The game's "no move".
+    pub const NO_MOVE: G::Move = <G::Move as GameMove>::NONE;
+
+    /// The move of a table entry whose move code is `code` (0: none), as a move of `pos`; it
+    /// may still be illegal there (a colliding entry), which the move picker checks.
+    #[inline(always)]
+    pub fn table_move(&self, pos: &G, code: u16) -> G::Move {
+        if code == 0 {
+            Self::NO_MOVE
+        } else {
+            pos.move_from_code(code)
+        }
+    }
+
     /// A thread ready to search `root`.
     pub fn new(
         id: usize,
         root: &'a G,
-        setup: &'a SearchSetup<'a>,
+        setup: &'a SearchSetup<'a, G::Move>,
         done: &'a AtomicBool,
     ) -> Worker<'a, G> {
         let mut path = Vec::with_capacity(setup.history.len() + MAX_PLY + 8);
@@ -87,7 +101,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                     as i32;
             }
         }
-        let mut list = MoveList::new();
+        let mut list = MoveList::<G::Move>::new();
         root.legal_moves(&mut list);
         let search = &setup.limits.searchmoves;
         let root_moves = list
@@ -110,14 +124,14 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             published: 0,
             seldepth: 0,
             history: History::default(),
-            pv: vec![[Move::NONE; MAX_PLY + 2]; MAX_PLY + 2].into_boxed_slice(),
+            pv: vec![[Self::NO_MOVE; MAX_PLY + 2]; MAX_PLY + 2].into_boxed_slice(),
             pv_len: [0; MAX_PLY + 2],
             barrier: path.len() - 1,
             path,
             eval_stack: [0; MAX_PLY + 4],
-            move_stack: [Move::NONE; MAX_PLY + 4],
+            move_stack: [Self::NO_MOVE; MAX_PLY + 4],
             pt_stack: [0; MAX_PLY + 4],
-            excluded: [Move::NONE; MAX_PLY + 4],
+            excluded: [Self::NO_MOVE; MAX_PLY + 4],
             root_moves,
             pv_idx: 0,
             root_depth: 1,
@@ -131,7 +145,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     }
 
     /// The accumulator stack, with the root's computed when a network is in use.
-    fn root_accumulators(root: &G, setup: &SearchSetup<'_>) -> Box<[Accumulator]> {
+    fn root_accumulators(root: &G, setup: &SearchSetup<'_, G::Move>) -> Box<[Accumulator]> {
         let mut acc: Box<[Accumulator]> =
             (0..MAX_PLY + 4).map(|_| Accumulator::default()).collect();
         if let Some(net) = setup.nnue {
@@ -164,7 +178,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     /// Notes that `mv`, played in `pos` at `ply`, leads to the position of `ply + 1` (`None`:
     /// a null move), for the accumulators.
     #[inline]
-    pub fn enter_child(&mut self, pos: &G, mv: Option<Move>, ply: usize) {
+    pub fn enter_child(&mut self, pos: &G, mv: Option<G::Move>, ply: usize) {
         if self.setup.nnue.is_some() {
             self.deltas[ply + 1] = mv.map_or_else(MoveDelta::default, |mv| pos.nnue_delta(mv));
             self.acc[ply + 1].computed = false;
@@ -235,7 +249,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     /// a child that might not write one (searched with a null window), and every PV node, in the
     /// main search or in quiescence, empties its own line on entry.
     #[inline]
-    pub fn update_pv(&mut self, ply: usize, mv: Move) {
+    pub fn update_pv(&mut self, ply: usize, mv: G::Move) {
         self.pv[ply][ply] = mv;
         let child_len = self.pv_len[ply + 1].max(ply + 1);
         for i in ply + 1..child_len {
@@ -335,7 +349,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     }
 
     /// Iterative deepening until a limit or a stop; returns the main thread's choice.
-    pub fn iterate(&mut self) -> SearchResult {
+    pub fn iterate(&mut self) -> SearchResult<G::Move> {
         let limits = &self.setup.limits;
         let max_depth = limits
             .depth
@@ -417,7 +431,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 continue;
             }
             self.report(depth, None);
-            trend.push(self.root_moves[0].mv, self.root_moves[0].score);
+            trend.push(self.root_moves[0].mv.code(), self.root_moves[0].score);
             if self.time_to_stop(depth, &trend) {
                 break;
             }

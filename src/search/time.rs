@@ -12,7 +12,6 @@
 use arrayvec::ArrayVec;
 
 use super::value::is_mate_score;
-use crate::core::moves::Move;
 
 /// The clock situation of a `go` command, in milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -176,7 +175,8 @@ const SCALE_RANGE: (f64, f64) = (0.5, 2.5);
 /// changed, and how the score moved. The main thread records every completed iteration.
 #[derive(Clone, Debug, Default)]
 pub struct Trend {
-    best: Option<Move>,
+    /// The code of the last iteration's best move.
+    best: Option<u16>,
     /// Best-move changes, halved at every iteration.
     changes: f64,
     /// Iterations in a row the best move has not changed.
@@ -188,8 +188,8 @@ pub struct Trend {
 }
 
 impl Trend {
-    /// Records a completed iteration's best move and score.
-    pub fn push(&mut self, best: Move, score: i32) {
+    /// Records a completed iteration's best move (its `GameMove::code`) and score.
+    pub fn push(&mut self, best: u16, score: i32) {
         match self.best {
             Some(previous) if previous != best => {
                 self.changes += 1.0;
@@ -475,7 +475,7 @@ mod tests {
 
     #[test]
     fn the_trend_stretches_and_shrinks_the_target() {
-        let (a, b) = (Move(1), Move(2));
+        let (a, b) = (1, 2);
         let mut steady = Trend::default();
         for _ in 0..10 {
             steady.push(a, 50);
@@ -511,8 +511,8 @@ mod tests {
         assert!(!soft_stop(&b, 599, &trend));
         assert!(soft_stop(&b, 600, &trend));
         let mut unsure = Trend::default();
-        unsure.push(Move(1), 0);
-        unsure.push(Move(2), 0);
+        unsure.push(1, 0);
+        unsure.push(2, 0);
         assert!(!soft_stop(&b, 1000, &unsure));
     }
 }

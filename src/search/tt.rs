@@ -6,7 +6,7 @@
 //!
 //! | bits  | field                                                   |
 //! |-------|---------------------------------------------------------|
-//! | 0–15  | best move ([`Move`] bits)                               |
+//! | 0–15  | the best move's code (`GameMove::code`, 0 for none)     |
 //! | 16–31 | value (i16, mate scores relative to the node)           |
 //! | 32–47 | static evaluation (i16)                                 |
 //! | 48–55 | depth + 1 (0 marks an empty entry)                      |
@@ -15,7 +15,6 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use crate::core::moves::Move;
 use crate::core::zeroed::ZeroedSlice;
 
 /// How a stored value bounds the true value.
@@ -32,8 +31,9 @@ pub enum Bound {
 /// What a probe found.
 #[derive(Clone, Copy, Debug)]
 pub struct TtHit {
-    /// Best move found at that node ([`Move::NONE`] if none).
-    pub mv: Move,
+    /// The code ([`crate::core::moves::GameMove::code`]) of the best move found at that node,
+    /// 0 if none; the search turns it back into a move through the position.
+    pub mv: u16,
     /// Stored value (mate scores relative to the node; see [`value_from_tt`]).
     pub value: i32,
     /// Stored static evaluation.
@@ -60,8 +60,8 @@ pub struct TranspositionTable {
     generation: AtomicU8,
 }
 
-fn pack(mv: Move, value: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
-    mv.0 as u64
+fn pack(mv: u16, value: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    mv as u64
         | ((value as i16 as u16) as u64) << 16
         | ((eval as i16 as u16) as u64) << 32
         | ((depth + 1).clamp(1, 255) as u64) << 48
@@ -71,7 +71,7 @@ fn pack(mv: Move, value: i32, eval: i32, depth: i32, bound: Bound, generation: u
 
 fn unpack(data: u64) -> TtHit {
     TtHit {
-        mv: Move(data as u16),
+        mv: data as u16,
         value: (data >> 16) as u16 as i16 as i32,
         eval: (data >> 32) as u16 as i16 as i32,
         depth: ((data >> 48) & 0xff) as i32 - 1,
@@ -159,7 +159,7 @@ impl TranspositionTable {
     /// Stores a result for `key`, replacing the same position or else the least useful entry
     /// (shallowest, oldest).
     #[inline]
-    pub fn store(&self, key: u64, mv: Move, value: i32, eval: i32, depth: i32, bound: Bound) {
+    pub fn store(&self, key: u64, mv: u16, value: i32, eval: i32, depth: i32, bound: Bound) {
         let b = self.bucket(key);
         let generation = self.generation();
         let mut victim = 0;
@@ -179,7 +179,7 @@ impl TranspositionTable {
                         return;
                     }
                     // Keep the old move when the new result has none.
-                    if mv == Move::NONE {
+                    if mv == 0 {
                         let data = pack(old.mv, value, eval, depth, bound, generation);
                         b.words[2 * e].store(key ^ data, Ordering::Relaxed);
                         b.words[2 * e + 1].store(data, Ordering::Relaxed);

@@ -647,13 +647,14 @@ impl SearchJob {
         self,
         pos: G,
         history: Vec<crate::core::repetition::HistoryEntry>,
-        searchmoves: Vec<crate::core::moves::Move>,
+        searchmoves: Vec<G::Move>,
     ) {
         let rules: RuleOptions = self.options.rules;
         let declare = pos.can_declare(&rules);
         let out = self.out.clone();
         let report_pos = pos.clone();
-        let report = move |r: &search::Report| out.line(&output::info_line(&report_pos, r));
+        let report =
+            move |r: &search::Report<G::Move>| out.line(&output::info_line(&report_pos, r));
         let limits = Limits {
             depth: self.params.depth,
             nodes: self.params.nodes,
@@ -707,7 +708,7 @@ impl SearchJob {
             "bestmove win".to_string()
         } else {
             let best = result.as_ref().and_then(|r| r.best).or_else(|| {
-                let mut list = crate::core::moves::MoveList::new();
+                let mut list = crate::core::moves::MoveList::<G::Move>::new();
                 pos.legal_moves(&mut list);
                 list.first().copied()
             });
@@ -731,7 +732,11 @@ impl SearchJob {
     /// When the search found a forced mate for the side to move, asks the mate solver for the
     /// exact line (shortest mate against the longest defence) within the time left, and reports
     /// it; the search's own line is kept when the solver does not finish in time or `stop` comes.
-    fn exact_mate<G: SearchGame>(&self, pos: &G, r: search::SearchResult) -> search::SearchResult {
+    fn exact_mate<G: SearchGame>(
+        &self,
+        pos: &G,
+        r: search::SearchResult<G::Move>,
+    ) -> search::SearchResult<G::Move> {
         if r.score < search::value::MATE_BOUND
             || r.best.is_none()
             || self.stop_asked.load(Ordering::SeqCst)
@@ -787,7 +792,7 @@ fn exact_mate_line<P: Position>(
     table: &mut Table,
     limits: &mate::MateLimits,
     stop: &AtomicBool,
-) -> Option<(Vec<crate::core::moves::Move>, u64)> {
+) -> Option<(Vec<P::Move>, u64)> {
     match mate::solve_in(pos, table, limits, stop, &mut |_| {}, mate::Fallback::None) {
         mate::MateReport {
             result: mate::MateResult::Mate(line),

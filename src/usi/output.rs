@@ -72,7 +72,7 @@ pub fn excerpt(text: &str, max: usize) -> String {
 }
 
 /// The `info` line of a search report; moves are written by `pos` (the root).
-pub fn info_line<P: Position>(pos: &P, r: &Report) -> String {
+pub fn info_line<P: Position>(pos: &P, r: &Report<P::Move>) -> String {
     let nps = r.nodes * 1000 / r.time_ms.max(1);
     let bound = match r.bound {
         Some(true) => " lowerbound",

@@ -2,7 +2,6 @@
 
 use super::output::excerpt;
 use crate::core::game::Position;
-use crate::core::moves::Move;
 use crate::core::repetition::HistoryEntry;
 
 /// The current position of one game, as set by `position`, with its history for repetition.
@@ -107,7 +106,7 @@ impl<P: Position> Session<P> {
     }
 
     /// Plays a legal move and records the new position.
-    pub fn push(&mut self, mv: Move) {
+    pub fn push(&mut self, mv: P::Move) {
         self.pos.play(mv);
         self.history.push(HistoryEntry {
             key: self.pos.key(),

@@ -124,7 +124,6 @@ impl Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::moves::Move;
     use crate::search::tt::Bound;
 
     #[test]
@@ -132,7 +131,7 @@ mod tests {
         let mut t = Tables::default();
         t.prepare(Use::Search, 32).unwrap();
         let key = 0x1234_5678_9abc_def0;
-        t.tt.store(key, Move::NONE, 17, 5, 3, Bound::Exact);
+        t.tt.store(key, 0, 17, 5, 3, Bound::Exact);
         assert!(t.tt.probe(key).is_some());
         let size = t.tt.size_mib();
         t.renew_search_table();

@@ -39,7 +39,11 @@ impl Lcg {
 
 /// The move (USI text, empty for none) that one thread chooses in `pos` within `limits`, searched
 /// from an empty `tt` under the default rules: deterministic for a given build.
-pub fn best_move<G: SearchGame>(pos: &G, limits: Limits, tt: &TranspositionTable) -> String {
+pub fn best_move<G: SearchGame>(
+    pos: &G,
+    limits: Limits<G::Move>,
+    tt: &TranspositionTable,
+) -> String {
     tt.clear();
     let shared = Shared::default();
     let result = search_position(pos, limits, 1, tt, &shared);
@@ -86,7 +90,7 @@ pub fn start_engine() -> Child {
 /// together they are every legal move once.
 pub fn assert_moves_partition<G: SearchGame>(pos: &G) {
     use std::collections::HashSet;
-    use tsubame::core::moves::MoveList;
+    use tsubame::core::moves::{GameMove, MoveList};
 
     let mut all = MoveList::new();
     pos.legal_moves(&mut all);
@@ -109,14 +113,14 @@ pub fn assert_moves_partition<G: SearchGame>(pos: &G) {
             pos.move_to_usi(mv)
         );
     }
-    let both: Vec<u16> = tactical.iter().chain(&quiet).map(|m| m.0).collect();
-    let distinct: HashSet<u16> = both.iter().copied().collect();
+    let both: Vec<G::Move> = tactical.iter().chain(&quiet).copied().collect();
+    let distinct: HashSet<G::Move> = both.iter().copied().collect();
     assert_eq!(
         distinct.len(),
         both.len(),
         "a move generated twice in {sfen}"
     );
-    let legal: HashSet<u16> = all.iter().map(|m| m.0).collect();
+    let legal: HashSet<G::Move> = all.iter().copied().collect();
     assert_eq!(
         distinct, legal,
         "tactical + quiet moves differ from the legal moves in {sfen}"

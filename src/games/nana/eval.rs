@@ -140,6 +140,12 @@ impl SearchGame for Nana {
         delta
     }
 
+    /// The packed move is its own code.
+    #[inline(always)]
+    fn move_from_code(&self, code: u16) -> Move {
+        Move(code)
+    }
+
     /// Nana is full of zugzwang on its 3×3 board: no null moves.
     fn null_move(&self) -> Option<Self> {
         None

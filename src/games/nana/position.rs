@@ -409,6 +409,7 @@ impl Nana {
 
 impl Position for Nana {
     const NAME: &'static str = "nanashogi";
+    type Move = Move;
 
     fn startpos() -> Self {
         Self::from_sfen(START_SFEN).expect("the start SFEN is valid")

@@ -252,6 +252,12 @@ impl<V: Variant> crate::search::SearchGame for Board<V> {
         Some(folded.wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ (folded >> 31))
     }
 
+    /// The packed move is its own code.
+    #[inline(always)]
+    fn move_from_code(&self, code: u16) -> crate::core::moves::Move {
+        crate::core::moves::Move(code)
+    }
+
     fn null_move(&self) -> Option<Self> {
         (!self.in_check() && self.extra_moves() == 0).then(|| self.with_turn_passed())
     }

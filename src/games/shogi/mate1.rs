@@ -156,7 +156,7 @@ mod tests {
     use rand::{RngExt, SeedableRng};
 
     /// Every legal move that mates at once, by brute force.
-    fn mating_moves<P: Position>(pos: &P) -> Vec<Move> {
+    fn mating_moves<P: Position<Move = Move>>(pos: &P) -> Vec<Move> {
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         list.into_iter()

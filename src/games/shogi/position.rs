@@ -468,6 +468,7 @@ impl<V: Variant> Board<V> {
 
 impl<V: Variant> Position for Board<V> {
     const NAME: &'static str = V::NAME;
+    type Move = Move;
 
     fn startpos() -> Self {
         Self::from_sfen(V::START_SFEN).expect("the start SFEN is valid")

@@ -88,7 +88,7 @@ pub trait GameExt: Position {
     }
 
     /// A legal move of this position in CSA notation (`+7776FU`).
-    fn csa_move(&self, _mv: Move) -> Option<String> {
+    fn csa_move(&self, _mv: Self::Move) -> Option<String> {
         None
     }
 

@@ -7,7 +7,6 @@ use std::time::{Duration, Instant};
 
 use tsubame::core::color::Color;
 use tsubame::core::game::Position;
-use tsubame::core::moves::Move;
 use tsubame::core::repetition::HistoryEntry;
 use tsubame::core::rules::{EndReason, Outcome, RuleOptions, Verdict};
 
@@ -445,8 +444,8 @@ fn wait_fault(
 }
 
 /// The engine's answer to one `go`.
-enum Turn {
-    Move(String, Move, u64, Option<i32>),
+enum Turn<M> {
+    Move(String, M, u64, Option<i32>),
     Declare,
     Resign,
 }
@@ -461,7 +460,7 @@ fn engine_turn<P: GameExt>(
     clocks: &mut [i64; 2],
     settings: &GameSettings,
     stop: &AtomicBool,
-) -> Result<Turn, Fault> {
+) -> Result<Turn<P::Move>, Fault> {
     let tc = settings.tc;
     let e = &mut engines[side.index()];
     let fault = |reason, detail: String| Fault {
