@@ -3,6 +3,7 @@
 
 use std::time::Instant;
 
+use crate::games::giveandtake::GiveAndTake;
 use crate::games::minishogi::Minishogi;
 use crate::games::nana::Nana;
 use crate::games::shogi::Shogi;
@@ -15,6 +16,8 @@ pub const SHOGI_DEPTH: i32 = 9;
 pub const MINISHOGI_DEPTH: i32 = 11;
 /// Depth of the nana shogi positions.
 pub const NANA_DEPTH: i32 = 9;
+/// Search depth of the Give and Take bench positions.
+pub const GIVE_AND_TAKE_DEPTH: i32 = 10;
 /// Table size used by the bench.
 const BENCH_HASH_MIB: usize = 16;
 
@@ -64,6 +67,13 @@ pub fn run(depth: Option<i32>, say: &dyn Fn(&str)) -> (u64, u64) {
     );
     nodes += bench_game::<Nana>(
         depth.map_or(NANA_DEPTH, |d| d + NANA_DEPTH - SHOGI_DEPTH),
+        &tt,
+        say,
+    );
+    nodes += bench_game::<GiveAndTake>(
+        depth.map_or(GIVE_AND_TAKE_DEPTH, |d| {
+            d + GIVE_AND_TAKE_DEPTH - SHOGI_DEPTH
+        }),
         &tt,
         say,
     );

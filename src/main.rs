@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 use tsubame::core::game::Position;
 use tsubame::core::perft::perft;
+use tsubame::games::giveandtake::GiveAndTake;
 use tsubame::games::minishogi::Minishogi;
 use tsubame::games::nana::Nana;
 use tsubame::games::shogi::Shogi;
@@ -33,7 +34,7 @@ struct Cli {
 enum Command {
     /// Counts the leaves of the legal move tree (per root move, then the total).
     Perft {
-        /// The game: shogi, minishogi or nanashogi.
+        /// The game: shogi, minishogi, nanashogi or giveandtake.
         #[arg(long, default_value = "shogi")]
         variant: String,
         /// The position: `startpos` (the default) or an SFEN, optionally after the word `sfen`,
@@ -92,7 +93,7 @@ enum Command {
     /// Plays this engine against itself in-process with two configurations (A and B), e.g. two
     /// threads against one, or the full search against plain alpha-beta.
     Selfplay {
-        /// The game: shogi, minishogi or nanashogi.
+        /// The game: shogi, minishogi, nanashogi or giveandtake.
         #[arg(long, default_value = "minishogi")]
         variant: String,
         /// Number of games (openings are played twice, colours swapped); at least 1.
@@ -176,7 +177,7 @@ enum Command {
     },
     /// Shows a position and the engine's best line as it thinks, in plain words.
     Analyse {
-        /// The game: shogi, minishogi or nanashogi.
+        /// The game: shogi, minishogi, nanashogi or giveandtake.
         #[arg(long, default_value = "shogi")]
         variant: String,
         /// The position: `startpos` (the default) or an SFEN, optionally after the word `sfen`,
@@ -321,6 +322,7 @@ fn run(command: Option<Command>) -> Result<(), String> {
             "shogi" => perft_command::<Shogi>(sfen.as_deref(), depth),
             "minishogi" => perft_command::<Minishogi>(sfen.as_deref(), depth),
             "nanashogi" | "nana" => perft_command::<Nana>(sfen.as_deref(), depth),
+            "giveandtake" => perft_command::<GiveAndTake>(sfen.as_deref(), depth),
             other => Err(format!("unknown variant '{other}'")),
         },
         Some(Command::Mate {
@@ -402,6 +404,7 @@ fn run(command: Option<Command>) -> Result<(), String> {
                 "shogi" => run_match::<Shogi>(a, b, &cfg, &say),
                 "minishogi" => run_match::<Minishogi>(a, b, &cfg, &say),
                 "nanashogi" | "nana" => run_match::<Nana>(a, b, &cfg, &say),
+                "giveandtake" => run_match::<GiveAndTake>(a, b, &cfg, &say),
                 other => return Err(format!("unknown variant '{other}'")),
             };
             println!(
@@ -502,6 +505,9 @@ fn run(command: Option<Command>) -> Result<(), String> {
             "minishogi" => tsubame::analyse::analyse::<Minishogi>(sfen.as_deref(), &moves, time),
             "nanashogi" | "nana" => {
                 tsubame::analyse::analyse::<Nana>(sfen.as_deref(), &moves, time)
+            }
+            "giveandtake" => {
+                tsubame::analyse::analyse::<GiveAndTake>(sfen.as_deref(), &moves, time)
             }
             other => Err(format!("unknown variant '{other}'")),
         },

@@ -5,8 +5,8 @@
 
 mod common;
 
+use tsubame::core::perft::perft;
 use tsubame::games::giveandtake::GiveAndTake;
-use tsubame::games::giveandtake::movegen::perft;
 
 #[test]
 fn every_reference_row_matches() {

@@ -3,7 +3,9 @@
 //! landing rule, reversal, crossing a square emptied earlier in the move, crowning at the end of
 //! a capture, the last man crowned at once, and no majority rule.
 
-use tsubame::games::giveandtake::movegen::perft;
+use tsubame::core::game::Position;
+use tsubame::core::moves::MoveList;
+use tsubame::core::perft::perft;
 use tsubame::games::giveandtake::{GiveAndTake, START_FEN};
 
 /// The position after `moves` from `fen`, each checked legal.
@@ -13,14 +15,14 @@ fn after(fen: &str, moves: &str) -> GiveAndTake {
         let mv = pos
             .parse_move(m)
             .unwrap_or_else(|e| panic!("{m} in {}: {e}", pos.to_fen()));
-        pos.play(&mv);
+        pos.play(mv);
     }
     pos
 }
 
 /// The legal moves of `pos` in notation, sorted.
 fn legal(pos: &GiveAndTake) -> Vec<String> {
-    let mut list = Vec::new();
+    let mut list = MoveList::new();
     pos.legal_moves(&mut list);
     let mut out: Vec<String> = list.iter().map(|m| m.text()).collect();
     out.sort();
@@ -43,10 +45,10 @@ fn the_piece_just_moved_must_be_taken_and_the_capture_goes_on_to_the_crowning() 
         "2K5/mm1mmmmm/mm1mmmmm/8/8/MM1MMMMM/MMMMMMMM/8 b c8 2"
     );
     // Stopping on c6 is refused: the man can capture again.
-    let e = pos.parse_move("c4:c6").unwrap_err();
+    let e = pos.parse_move("c4:c6").unwrap_err().to_string();
     assert!(e.contains("must go on"), "{e}");
     // A step is refused while the obligation holds.
-    let e = pos.parse_move("a3-a4").unwrap_err();
+    let e = pos.parse_move("a3-a4").unwrap_err().to_string();
     assert!(e.contains("must take it"), "{e}");
 }
 
@@ -63,7 +65,7 @@ fn a_piece_that_cannot_be_taken_directly_obliges_nothing() {
     // The one capture takes e4 only as its second piece, and must go on to do so.
     assert_eq!(captures(&pos), ["b4:d4:f4"]);
     assert!(legal(&pos).len() > 1, "quiet moves are legal too");
-    let e = pos.parse_move("b4:d4").unwrap_err();
+    let e = pos.parse_move("b4:d4").unwrap_err().to_string();
     assert!(e.contains("must go on"), "{e}");
     // At the start nothing is obligatory either.
     assert!(!GiveAndTake::startpos().capture_obliged());
@@ -78,7 +80,7 @@ fn a_king_may_reverse_cross_emptied_squares_and_take_any_route() {
         assert!(caps.iter().any(|c| c == route), "{route} missing: {caps:?}");
     }
     // From e8 the king must land on e2 (a further capture from there), not e1.
-    let e = pos.parse_move("e5:e8:e1").unwrap_err();
+    let e = pos.parse_move("e5:e8:e1").unwrap_err().to_string();
     assert!(e.contains("no capture route"), "{e}");
     assert!(!caps.iter().any(|c| c == "e5:e8:e1"));
     // No majority rule: e5:e1:e8 takes two pieces where others take four, and is legal.
@@ -154,4 +156,45 @@ fn perft_from_the_start() {
     let counts: Vec<u64> = (1..=4).map(|d| perft(&start, d)).collect();
     assert_eq!(counts[0], 8);
     assert!(counts.windows(2).all(|w| w[1] > w[0]), "{counts:?}");
+}
+
+#[test]
+fn go_mate_finds_the_article_wins() {
+    use std::sync::atomic::AtomicBool;
+    use tsubame::mate::{MateLimits, MateResult, replay_is_mate, solve};
+    let limits = MateLimits {
+        nodes: Some(2_000_000),
+        ..Default::default()
+    };
+    let stop = AtomicBool::new(false);
+    // The lone man, crowned at once, sweeps the three kings in one move; from the article's
+    // start of that ending, Black forces it in seven plies; Elis-McCallion's crowned last man
+    // takes all nine pieces.
+    for (fen, moves, plies) in [
+        ("1K6/8/8/K7/k7/K7/8/8 b a3 4", "", 1),
+        ("K7/1m6/1m6/8/m7/m7/8/KK6 b - 1", "", 7),
+        (
+            "8/3m4/m6m/2mm1M1m/2m1m3/2MM3M/m1M2MM1/8 w - 1",
+            "d3-d4 d5:d3:b3 h3-h4 h5:h3 g2-g3 h3:f3:f1 c2-b2 b3:b1",
+            1,
+        ),
+    ] {
+        let pos = after(fen, moves);
+        match solve(&pos, &limits, &stop, &mut |_| {}) {
+            MateResult::Mate(line) => {
+                assert_eq!(line.len(), plies, "{fen}");
+                assert!(replay_is_mate(&pos, &line), "{fen}");
+            }
+            other => panic!("{fen}: {other:?}"),
+        }
+    }
+    // Nothing is forced from the start.
+    let quick = MateLimits {
+        nodes: Some(20_000),
+        ..Default::default()
+    };
+    assert!(!matches!(
+        solve(&GiveAndTake::startpos(), &quick, &stop, &mut |_| {}),
+        MateResult::Mate(_)
+    ));
 }

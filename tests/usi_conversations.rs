@@ -12,6 +12,7 @@ mod common;
 use tsubame::core::game::Position;
 use tsubame::core::moves::MoveList;
 use tsubame::core::rules::RuleOptions;
+use tsubame::games::giveandtake::GiveAndTake;
 use tsubame::games::minishogi::Minishogi;
 use tsubame::games::nana::Nana;
 use tsubame::games::shogi::Shogi;
@@ -144,6 +145,7 @@ fn check_bestmove(t: &Tracked, line: &str) -> Result<(), String> {
     let r = match t.variant {
         "minishogi" => legal_in::<Minishogi>(&t.position, t.extra_moves, reply),
         "nanashogi" => legal_in::<Nana>(&t.position, t.extra_moves, reply),
+        "giveandtake" => legal_in::<GiveAndTake>(&t.position, t.extra_moves, reply),
         _ => legal_in::<Shogi>(&t.position, t.extra_moves, reply),
     };
     r.map_err(|e| format!("{line} in {} ({}): {e}", t.position, t.variant))
@@ -175,9 +177,10 @@ fn run_script(name: &str, text: &str) -> Result<(), String> {
                     "shogi" => tracked.variant = "shogi",
                     "minishogi" => tracked.variant = "minishogi",
                     "nanashogi" | "nana" => tracked.variant = "nanashogi",
+                    "giveandtake" => tracked.variant = "giveandtake",
                     _ => {}
                 }
-                if ["shogi", "minishogi", "nanashogi", "nana"]
+                if ["shogi", "minishogi", "nanashogi", "nana", "giveandtake"]
                     .contains(&v.trim().to_ascii_lowercase().as_str())
                 {
                     tracked.position = "position startpos".into();

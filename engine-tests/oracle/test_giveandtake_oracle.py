@@ -1,25 +1,88 @@
-"""The Give and Take oracle itself: the article's checks of RULES.md section 4 hold in it (the
-engine's perft table engine-tests/data/perft-giveandtake.tsv comes from it, so it must be right
-first), and the table's rows are what it counts now."""
+"""Give and Take against its independent Python model (giveandtake.py, written from RULES.md
+section 4 and NOTATION.md without the engine's code):
+
+- the model passes the article's checks of RULES.md section 4 (the engine's perft table
+  engine-tests/data/perft-giveandtake.tsv comes from it, so it must be right first), and the
+  table's rows are what it counts now;
+- along seeded random games from the start and from the table's positions, tsubame's
+  `go perft 1` lists exactly the model's legal moves, capture routes included.
+"""
+
+from __future__ import annotations
 
 import csv
-import os
+import random
+
+import pytest
 
 import giveandtake as gt
+from oracle_support import DATA_DIR, check_against_oracle, open_engine
+from usi_engine import VariantUnsupported
 
-DATA = os.path.join(os.path.dirname(__file__), "..", "data", "perft-giveandtake.tsv")
+VARIANT = "giveandtake"
+TABLE = DATA_DIR / "perft-giveandtake.tsv"
+GAMES = 40
+MAX_PLIES = 120
+POSITIONS = 1500
+
+
+def table_rows() -> list[dict]:
+    with TABLE.open(newline="") as f:
+        return list(csv.DictReader(f, delimiter="\t"))
 
 
 def test_the_article_checks_hold():
     assert gt.selftest() == 0
 
 
-def test_the_perft_table_is_the_oracles_own_count():
-    with open(DATA, newline="") as f:
-        rows = list(csv.DictReader(f, delimiter="\t"))
+def test_the_perft_table_is_the_models_own_count():
+    rows = table_rows()
     assert len(rows) == 91
-    # Every row to depth 3 (the depth-7 start row alone takes the oracle about 20 s).
+    # Every row to depth 3 (the depth-7 start row alone takes the model about 20 s).
     for row in rows:
         if int(row["depth"]) <= 3:
             pos = gt.parse_position(row["position"])
             assert gt.perft(pos, int(row["depth"])) == int(row["nodes"]), row
+
+
+def random_positions(seed: int) -> list[tuple[str, set[str]]]:
+    """Positions of random games (from the start and from the table's positions), each with
+    the model's legal moves; captures are preferred half of the time, so that long routes,
+    kings and obligations come up."""
+    rng = random.Random(seed)
+    starts = [gt.START] + sorted({row["position"] for row in table_rows()})
+    out: list[tuple[str, set[str]]] = []
+    for game in range(GAMES):
+        pos = gt.parse_position(starts[game % len(starts)])
+        for _ in range(MAX_PLIES):
+            moves = gt.legal_moves(pos)
+            out.append((gt.format_position(pos), set(moves)))
+            if not moves:
+                break
+            captures = [m for m in moves if ":" in m]
+            pick = rng.choice(captures) if captures and rng.random() < 0.5 else rng.choice(moves)
+            pos = gt.apply_move(pos, pick)
+    return out
+
+
+@pytest.fixture(scope="module")
+def engine():
+    try:
+        eng = open_engine(VARIANT)
+    except VariantUnsupported as exc:
+        pytest.fail(f"the engine does not play Give and Take: {exc}")
+    yield eng
+    eng.close()
+
+
+def test_random_positions_are_varied():
+    positions = random_positions(20261124)
+    assert len(positions) >= POSITIONS
+    fens = [p for p, _ in positions]
+    assert sum("K" in f or "k" in f for f in fens) > 100, "too few positions with kings"
+    assert sum(any(m.count(":") >= 2 for m in moves) for _, moves in positions) > 50
+    assert sum(not moves for _, moves in positions) > 5, "too few finished games"
+
+
+def test_engine_moves_match_the_model(engine):
+    check_against_oracle(engine, "giveandtake.py", VARIANT, random_positions(20261124), POSITIONS)

@@ -17,6 +17,12 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
     /// The game's move: the packed [`crate::core::moves::Move`] for the shogi games.
     type Move: GameMove;
 
+    /// True when a forced win (`go mate`) must check with every attacker move (tsume shogi);
+    /// false where it is any forced win that leaves the opponent without a legal move (Give
+    /// and Take: every enemy piece taken or blocked), whose attacker may play any move
+    /// ([`Position::checking_moves`] then gives them all).
+    const MATE_BY_CHECKS: bool = true;
+
     /// The game's start position.
     fn startpos() -> Self;
 

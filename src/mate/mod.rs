@@ -313,7 +313,8 @@ fn solve_inner<P: Position>(
     }
 }
 
-/// True when `line` replays legally from `pos`, every attacker move checks, and it ends in mate.
+/// True when `line` replays legally from `pos`, every attacker move checks (in games that mate
+/// by checks), and it ends in mate.
 pub fn replay_is_mate<P: Position>(pos: &P, line: &[P::Move]) -> bool {
     let mut p = pos.clone();
     for (i, &mv) in line.iter().enumerate() {
@@ -323,7 +324,7 @@ pub fn replay_is_mate<P: Position>(pos: &P, line: &[P::Move]) -> bool {
             return false;
         }
         p.play(mv);
-        if i % 2 == 0 && !p.in_check() {
+        if P::MATE_BY_CHECKS && i % 2 == 0 && !p.in_check() {
             return false;
         }
     }

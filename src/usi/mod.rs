@@ -22,6 +22,7 @@ use std::time::Duration;
 use crate::core::game::Position;
 use crate::core::perft::{DivideEnd, MAX_PERFT_DEPTH, divide_report};
 use crate::core::rules::RuleOptions;
+use crate::games::giveandtake::GiveAndTake;
 use crate::games::minishogi::Minishogi;
 use crate::games::nana::Nana;
 use crate::games::shogi::Shogi;
@@ -45,6 +46,8 @@ pub enum AnyGame {
     Minishogi(Session<Minishogi>),
     /// Nana shogi.
     Nana(Session<Nana>),
+    /// Give and Take (8×8 draughts).
+    GiveAndTake(Session<GiveAndTake>),
 }
 
 /// Runs `$body` with `$s` bound to the session of whichever game is selected.
@@ -54,6 +57,7 @@ macro_rules! with_session {
             AnyGame::Shogi($s) => $body,
             AnyGame::Minishogi($s) => $body,
             AnyGame::Nana($s) => $body,
+            AnyGame::GiveAndTake($s) => $body,
         }
     };
 }
@@ -65,6 +69,7 @@ impl AnyGame {
             "shogi" => Some(AnyGame::Shogi(Session::new())),
             "minishogi" => Some(AnyGame::Minishogi(Session::new())),
             "nanashogi" | "nana" => Some(AnyGame::Nana(Session::new())),
+            "giveandtake" => Some(AnyGame::GiveAndTake(Session::new())),
             _ => None,
         }
     }
@@ -355,7 +360,7 @@ impl Engine {
                     self.game = g;
                 }
                 None => self.error(&format!(
-                    "unknown USI_Variant '{}' (shogi, minishogi, nanashogi); kept {}",
+                    "unknown USI_Variant '{}' (shogi, minishogi, nanashogi, giveandtake); kept {}",
                     excerpt(v, 40),
                     self.game.name()
                 )),

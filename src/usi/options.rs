@@ -84,7 +84,7 @@ pub fn declarations(current_game: &str) -> Vec<String> {
         combo(
             "USI_Variant",
             current_game,
-            &["shogi", "minishogi", "nanashogi"],
+            &["shogi", "minishogi", "nanashogi", "giveandtake"],
         ),
         spin("USI_Hash", o.hash_mib as u64, HASH_RANGE),
         spin("Threads", o.threads as u64, threads_range()),

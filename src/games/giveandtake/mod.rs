@@ -3,10 +3,12 @@
 //! sideways, rook-like kings whose multiple captures may turn and reverse, and a capture
 //! obligation that applies only against the piece just moved.
 //!
-//! This first part holds the rules: the position and its text form ([`position`]), the legal
-//! moves with their full capture routes ([`movegen`]) and perft. A capture is a route, not a
-//! from–to pair, so a move here is a [`movegen::GtMove`] that lists its stops.
+//! The position and its text form ([`position`]), the legal moves with their full capture routes
+//! and perft ([`movegen`]), and the game on the shared core with its evaluation ([`game`]). A
+//! capture is a route, not a from–to pair, so the game's move ([`movegen::GtMove`], its
+//! `Position::Move`) lists its stops.
 
+pub mod game;
 pub mod movegen;
 pub mod position;
 

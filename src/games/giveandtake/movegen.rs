@@ -14,6 +14,7 @@
 //!   step and every route is legal, and capturing is optional. There is no majority rule.
 
 use crate::core::color::Color;
+use crate::core::moves::MoveList;
 
 use super::position::{GiveAndTake, bit, parse_square, square_name};
 
@@ -26,11 +27,22 @@ pub const MAX_STOPS: usize = 16;
 pub struct GtMove {
     from: u8,
     len: u8,
+    /// A man ends the move on the far rank (crowned).
+    crowns: bool,
     stops: [u8; MAX_STOPS],
     captured: u64,
 }
 
 impl GtMove {
+    /// No move.
+    pub const NONE: GtMove = GtMove {
+        from: 0,
+        len: 0,
+        crowns: false,
+        stops: [0; MAX_STOPS],
+        captured: 0,
+    };
+
     /// A step (or a king's slide) from `from` to `to`.
     pub const fn step(from: u8, to: u8) -> GtMove {
         let mut stops = [0; MAX_STOPS];
@@ -38,9 +50,16 @@ impl GtMove {
         GtMove {
             from,
             len: 1,
+            crowns: false,
             stops,
             captured: 0,
         }
+    }
+
+    /// True when a man is crowned by this move (it ends on the far rank).
+    #[inline(always)]
+    pub fn crowns(&self) -> bool {
+        self.crowns
     }
 
     /// The start square.
@@ -49,10 +68,10 @@ impl GtMove {
         self.from
     }
 
-    /// The square where the move ends.
+    /// The square where the move ends (a1 for [`GtMove::NONE`]).
     #[inline(always)]
     pub fn to(&self) -> u8 {
-        self.stops[self.len as usize - 1]
+        self.stops[(self.len as usize).max(1) - 1]
     }
 
     /// The squares where the piece stops, in order.
@@ -142,7 +161,7 @@ struct Board {
 
 /// Appends to `out` every complete route of the man of `color` on `cur` (already `route`'s
 /// stops); a route ends where the man cannot capture again.
-fn man_routes(color: Color, cur: u8, b: &Board, route: &mut GtMove, out: &mut Vec<GtMove>) {
+fn man_routes(color: Color, cur: u8, b: &Board, route: &mut GtMove, out: &mut MoveList<GtMove>) {
     let mut any = false;
     for d in man_dirs(color) {
         let Some(n) = step(cur, d).filter(|&n| b.enemy & bit(n) != 0) else {
@@ -161,7 +180,14 @@ fn man_routes(color: Color, cur: u8, b: &Board, route: &mut GtMove, out: &mut Ve
         route.pop(n);
     }
     if !any && route.len > 0 {
-        out.push(*route);
+        let far_rank = match color {
+            Color::White => 7,
+            Color::Black => 0,
+        };
+        out.push(GtMove {
+            crowns: cur / 8 == far_rank,
+            ..*route
+        });
     }
 }
 
@@ -191,7 +217,7 @@ fn king_can_capture(sq: u8, b: &Board) -> bool {
 /// Appends to `out` every complete route of the king on `cur`: each capture lands where a
 /// further capture is possible when some landing square allows one, anywhere beyond otherwise
 /// (and the route ends there).
-fn king_routes(cur: u8, b: &Board, route: &mut GtMove, out: &mut Vec<GtMove>) {
+fn king_routes(cur: u8, b: &Board, route: &mut GtMove, out: &mut MoveList<GtMove>) {
     for d in DIRS {
         let Some((n, landings)) = king_target(cur, d, b) else {
             continue;
@@ -262,7 +288,7 @@ impl GiveAndTake {
     }
 
     /// Appends every capture route of the side to move to `out`.
-    fn capture_routes(&self, out: &mut Vec<GtMove>) {
+    fn capture_routes(&self, out: &mut MoveList<GtMove>) {
         let us = self.side_to_move();
         for from in BitIter(self.pieces(us)) {
             let b = Board {
@@ -271,9 +297,7 @@ impl GiveAndTake {
             };
             let mut route = GtMove {
                 from,
-                len: 0,
-                stops: [0; MAX_STOPS],
-                captured: 0,
+                ..GtMove::NONE
             };
             if self.kings() & bit(from) != 0 {
                 king_routes(from, &b, &mut route, out);
@@ -290,7 +314,7 @@ impl GiveAndTake {
     }
 
     /// Replaces the contents of `out` with every legal move.
-    pub fn legal_moves(&self, out: &mut Vec<GtMove>) {
+    pub fn generate(&self, out: &mut MoveList<GtMove>) {
         out.clear();
         self.capture_routes(out);
         if let Some(target) = self.last_moved().filter(|&t| self.can_take_directly(t)) {
@@ -309,9 +333,16 @@ impl GiveAndTake {
                     }
                 }
             } else {
+                let far_rank = match us {
+                    Color::White => 7,
+                    Color::Black => 0,
+                };
                 for d in man_dirs(us) {
                     if let Some(to) = step(from, d).filter(|&t| occ & bit(t) == 0) {
-                        out.push(GtMove::step(from, to));
+                        out.push(GtMove {
+                            crowns: to / 8 == far_rank,
+                            ..GtMove::step(from, to)
+                        });
                     }
                 }
             }
@@ -319,10 +350,10 @@ impl GiveAndTake {
     }
 
     /// The legal move written `text`, or why it is not one.
-    pub fn parse_move(&self, text: &str) -> Result<GtMove, String> {
+    pub fn parse_text(&self, text: &str) -> Result<GtMove, String> {
         let (capture, squares) = GtMove::parse_squares(text)?;
-        let mut list = Vec::new();
-        self.legal_moves(&mut list);
+        let mut list = MoveList::new();
+        self.generate(&mut list);
         if let Some(mv) = list.iter().find(|m| m.text() == text) {
             return Ok(*mv);
         }
@@ -357,21 +388,4 @@ impl GiveAndTake {
             "the piece cannot step or slide there".into()
         })
     }
-}
-
-/// Counts the leaf positions `depth` moves from `pos` (a position without a legal move counts
-/// nothing below it).
-pub fn perft(pos: &GiveAndTake, depth: u32) -> u64 {
-    let mut list = Vec::new();
-    pos.legal_moves(&mut list);
-    if depth <= 1 {
-        return if depth == 0 { 1 } else { list.len() as u64 };
-    }
-    list.iter()
-        .map(|mv| {
-            let mut next = pos.clone();
-            next.play(mv);
-            perft(&next, depth - 1)
-        })
-        .sum()
 }

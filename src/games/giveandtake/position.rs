@@ -47,6 +47,9 @@ pub struct GiveAndTake {
     pub(super) last: Option<u8>,
     /// The move number: 1 at the start, one more after each of Black's moves.
     pub(super) move_number: u32,
+    /// The Zobrist key: the pieces, the side to move and, while it obliges a capture, the
+    /// square of the piece just moved.
+    pub(super) key: u64,
 }
 
 impl GiveAndTake {
@@ -112,6 +115,7 @@ impl GiveAndTake {
             side: Color::White,
             last: None,
             move_number: 1,
+            key: 0,
         };
         let ranks: Vec<&str> = board.split('/').collect();
         if ranks.len() != 8 {
@@ -164,6 +168,14 @@ impl GiveAndTake {
             "b" => Color::Black,
             other => return Err(SfenError::Side(other.to_string())),
         };
+        for (color, name) in [(Color::White, "White"), (Color::Black, "Black")] {
+            if pos.pieces(color).count_ones() > 16 {
+                return Err(SfenError::Illegal(format!(
+                    "{name} has {} pieces; a player has at most 16",
+                    pos.pieces(color).count_ones()
+                )));
+            }
+        }
         if pos.pieces(!pos.side) == 0 {
             return Err(SfenError::Illegal(
                 "the player not to move has no piece: the game ended before this move".into(),
@@ -185,6 +197,7 @@ impl GiveAndTake {
             .ok()
             .filter(|n| (1..=crate::core::sfen::MAX_MOVE_NUMBER).contains(n))
             .ok_or_else(|| SfenError::MoveNumber(number.to_string()))?;
+        pos.key = pos.compute_key();
         Ok(pos)
     }
 
@@ -236,7 +249,7 @@ impl GiveAndTake {
     /// Plays a legal move: the piece ends on the move's last square, the pieces it took leave the
     /// board, a man ending on the far rank is crowned, and a player left with one piece that is
     /// a man has it crowned at once.
-    pub fn play(&mut self, mv: &GtMove) {
+    pub(super) fn apply(&mut self, mv: &GtMove) {
         let us = self.side.index();
         let them = 1 - us;
         let (from, to) = (mv.from(), mv.to());
@@ -263,6 +276,35 @@ impl GiveAndTake {
         }
         self.side = !self.side;
         self.last = Some(to);
+        self.key = self.compute_key();
+    }
+
+    /// The Zobrist key from scratch (see [`GiveAndTake::key`]).
+    fn compute_key(&self) -> u64 {
+        let z = &*crate::core::zobrist::ZOBRIST;
+        let mut key = 0;
+        for (color, code) in [(Color::White, 1), (Color::Black, 3)] {
+            let mut pieces = self.pieces(color);
+            while pieces != 0 {
+                let sq = pieces.trailing_zeros() as usize;
+                pieces &= pieces - 1;
+                let king = (self.kings >> sq & 1) as usize;
+                key ^= z.board[code + king][sq];
+            }
+        }
+        if self.side == Color::Black {
+            key ^= z.side;
+        }
+        if let Some(sq) = self.last.filter(|_| self.capture_obliged()) {
+            key ^= z.board[5][sq as usize];
+        }
+        key
+    }
+
+    /// The Zobrist key (pieces, side to move, and the square of a piece that must be taken).
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
     }
 }
 
@@ -301,6 +343,7 @@ mod tests {
             ("8/8/8/8/8/8/8/8 w -", "missing"),
             ("8/8/8/8/8/8/8/8 w - 1 x", "unexpected"),
             ("8/8/8/8/8/8/8/K7 w - 1", "not to move has no piece"),
+            ("mmmmmmmm/mmmmmmmm/m7/8/8/8/8/K7 w - 1", "at most 16"),
         ] {
             let e = GiveAndTake::from_fen(fen).unwrap_err().to_string();
             assert!(e.contains(says), "{fen}: {e}");

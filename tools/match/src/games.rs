@@ -58,6 +58,7 @@ declare_games! {
     Shogi => Shogi, ["shogi"];
     Minishogi => Minishogi, ["minishogi"];
     Nana => tsubame::games::nana::Nana, ["nanashogi", "nana"], plain;
+    GiveAndTake => tsubame::games::giveandtake::GiveAndTake, ["giveandtake"], plain;
 }
 
 impl GameKind {

@@ -35,7 +35,7 @@ struct Cli {
     #[arg(long, value_name = "SETTING", num_args = 1..)]
     each: Vec<String>,
 
-    /// The game: shogi, minishogi or nanashogi (also `nana`).
+    /// The game: shogi, minishogi, nanashogi (also `nana`) or giveandtake.
     #[arg(long, default_value = "shogi")]
     game: String,
 

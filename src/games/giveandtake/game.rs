@@ -1,0 +1,328 @@
+//! Give and Take on the shared core: its move as a [`GameMove`], the [`Position`] rules the
+//! engine, the match runner and perft use, and what the search needs ([`SearchGame`]) with a
+//! first evaluation.
+
+use std::fmt::Write;
+
+use super::movegen::GtMove;
+use super::position::{GiveAndTake, START_FEN, bit, square_name};
+use crate::core::color::Color;
+use crate::core::game::Position;
+use crate::core::moves::{GameMove, MoveList};
+use crate::core::repetition::HistoryEntry;
+use crate::core::rules::{EndReason, Outcome, RuleOptions, Verdict};
+use crate::error::{MoveError, SfenError};
+use crate::search::SearchGame;
+
+impl GameMove for GtMove {
+    const NONE: GtMove = GtMove::NONE;
+
+    /// A step is coded exactly (`1 + from · 64 + to`, below 4,097); a capture by a hash of its
+    /// route with the top bit set. Code 0 is no move.
+    #[inline]
+    fn code(self) -> u16 {
+        if self == GtMove::NONE {
+            return 0;
+        }
+        if !self.is_capture() {
+            return 1 + self.from() as u16 * 64 + self.to() as u16;
+        }
+        let mut h = (self.from() as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        for &s in self.stops() {
+            h = (h ^ s as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        }
+        h ^= self.captured();
+        h = h.wrapping_mul(0x94d0_49bb_1331_11eb);
+        0x8000 | (h >> 49) as u16
+    }
+
+    #[inline(always)]
+    fn to_index(self) -> usize {
+        self.to() as usize
+    }
+
+    /// A man reaching the far rank by a step is the game's non-capturing tactical move.
+    #[inline(always)]
+    fn is_promotion(self) -> bool {
+        self.crowns() && !self.is_capture()
+    }
+
+    #[inline(always)]
+    fn is_drop(self) -> bool {
+        false
+    }
+}
+
+/// Value of a man, in centipawns.
+pub const MAN: i32 = 100;
+/// Value of a king (it moves and captures the length of the board).
+pub const KING: i32 = 300;
+/// Bonus per rank a man has advanced beyond its start (ranks 2–3 for White).
+pub const ADVANCE: i32 = 6;
+/// Bonus per empty square a king can slide to.
+pub const KING_MOBILITY: i32 = 3;
+/// Bonus for the side to move.
+pub const TEMPO: i32 = 10;
+
+impl GiveAndTake {
+    /// The value of the piece on `sq` (a man or a king), 0 for an empty square.
+    fn piece_value(&self, sq: u8) -> i32 {
+        if self.occupied() & bit(sq) == 0 {
+            0
+        } else if self.kings() & bit(sq) != 0 {
+            KING
+        } else {
+            MAN
+        }
+    }
+
+    /// Material, advance and king mobility of `color`.
+    fn side_score(&self, color: Color) -> i32 {
+        let occ = self.occupied();
+        let mut score = 0;
+        let mut pieces = self.pieces(color);
+        while pieces != 0 {
+            let sq = pieces.trailing_zeros() as u8;
+            pieces &= pieces - 1;
+            if self.kings() & bit(sq) != 0 {
+                score += KING;
+                for d in [8i8, -8, 1, -1] {
+                    let mut s = sq as i8;
+                    loop {
+                        let next = s + d;
+                        let wraps = (d == 1 && next % 8 == 0) || (d == -1 && s % 8 == 0);
+                        if !(0..64).contains(&next) || wraps || occ & bit(next as u8) != 0 {
+                            break;
+                        }
+                        score += KING_MOBILITY;
+                        s = next;
+                    }
+                }
+            } else {
+                let rank = (sq / 8) as i32;
+                let advanced = match color {
+                    Color::White => rank - 2,
+                    Color::Black => 5 - rank,
+                };
+                score += MAN + ADVANCE * advanced.max(0);
+            }
+        }
+        score
+    }
+}
+
+impl Position for GiveAndTake {
+    const NAME: &'static str = "giveandtake";
+    type Move = GtMove;
+    const MATE_BY_CHECKS: bool = false;
+
+    /// A forced win may begin with any move: the attacker's moves of `go mate` are all of them.
+    fn checking_moves(&self, list: &mut MoveList<GtMove>) {
+        self.legal_moves(list);
+    }
+
+    fn startpos() -> Self {
+        GiveAndTake::from_fen(START_FEN).expect("the start position parses")
+    }
+
+    fn from_sfen(sfen: &str) -> Result<Self, SfenError> {
+        GiveAndTake::from_fen(sfen)
+    }
+
+    fn to_sfen(&self) -> String {
+        self.to_fen()
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Draughts has no check.
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    fn legal_moves(&self, list: &mut MoveList<GtMove>) {
+        if list.is_empty() {
+            self.generate(list);
+        } else {
+            let mut mine = MoveList::new();
+            self.generate(&mut mine);
+            list.extend(mine);
+        }
+    }
+
+    fn play(&mut self, mv: GtMove) {
+        self.apply(&mv);
+    }
+
+    fn move_to_usi(&self, mv: GtMove) -> String {
+        mv.text()
+    }
+
+    /// A capture's route is checked against the legal routes, which say why a route is not
+    /// one (stopping short of a further capture, ignoring the obligation).
+    fn parse_move(&self, text: &str) -> Result<GtMove, MoveError> {
+        GtMove::parse_squares(text).map_err(|e| MoveError::Syntax(text.to_string(), e))?;
+        self.parse_text(text)
+            .map_err(|e| MoveError::Illegal(text.to_string(), e))
+    }
+
+    /// Only the form can be checked without the position's routes; the legal move comes from
+    /// [`Position::parse_move`].
+    fn parse_move_syntax(&self, text: &str) -> Result<GtMove, MoveError> {
+        let (_, squares) =
+            GtMove::parse_squares(text).map_err(|e| MoveError::Syntax(text.to_string(), e))?;
+        Ok(GtMove::step(squares[0], squares[squares.len() - 1]))
+    }
+
+    fn explain_illegal(&self, mv: GtMove) -> String {
+        self.parse_text(&mv.text())
+            .err()
+            .unwrap_or_else(|| "it is legal".into())
+    }
+
+    fn diagram(&self) -> String {
+        let mut s = String::new();
+        for rank in (0..8u8).rev() {
+            let _ = write!(s, "{} ", rank + 1);
+            for file in 0..8u8 {
+                let sq = file + 8 * rank;
+                let c = if self.pieces(Color::White) & bit(sq) != 0 {
+                    if self.kings() & bit(sq) != 0 {
+                        'K'
+                    } else {
+                        'M'
+                    }
+                } else if self.pieces(Color::Black) & bit(sq) != 0 {
+                    if self.kings() & bit(sq) != 0 {
+                        'k'
+                    } else {
+                        'm'
+                    }
+                } else {
+                    '.'
+                };
+                s.push(' ');
+                s.push(c);
+            }
+            s.push('\n');
+        }
+        s.push_str("   a b c d e f g h\n");
+        let side = match self.side {
+            Color::White => "White",
+            Color::Black => "Black",
+        };
+        let _ = writeln!(
+            s,
+            "{side} to move; last move ended on {}{}",
+            self.last.map_or("-".into(), square_name),
+            if self.capture_obliged() {
+                " (that piece must be taken)"
+            } else {
+                ""
+            }
+        );
+        s
+    }
+
+    /// The game's repetition rule asks for the third occurrence (the shogi games' fourth is
+    /// their own); a search may ask for fewer.
+    fn verdict(&self, history: &[HistoryEntry], rules: &RuleOptions) -> Option<Verdict> {
+        if self.count_legal_moves() == 0 {
+            return Some(Verdict {
+                outcome: Outcome::Loss,
+                reason: EndReason::NoLegalMove,
+            });
+        }
+        if let Some(v) = self.repetition(history, 3, rules) {
+            return Some(v);
+        }
+        let plies = history.len().saturating_sub(1);
+        if rules.max_moves_to_draw > 0 && plies >= rules.max_moves_to_draw as usize {
+            return Some(Verdict {
+                outcome: Outcome::Draw,
+                reason: EndReason::MoveLimit,
+            });
+        }
+        None
+    }
+}
+
+impl SearchGame for GiveAndTake {
+    const BENCH_SFENS: &'static [&'static str] = &[
+        START_FEN,
+        "8/1m3m2/mm1mm1mm/2m5/1M3M2/M1MM2MM/1M2MM1M/8 w - 10",
+        "8/4m3/8/4K3/8/4m3/2m3m1/8 w - 1",
+    ];
+
+    type CheckInfo = ();
+
+    fn check_info(&self) {}
+
+    fn gives_check(&self, _: &(), _mv: GtMove) -> bool {
+        false
+    }
+
+    fn evaluate(&self) -> i32 {
+        let s = self.side_score(Color::White) - self.side_score(Color::Black);
+        TEMPO
+            + match self.side {
+                Color::White => s,
+                Color::Black => -s,
+            }
+    }
+
+    fn is_capture(&self, mv: GtMove) -> bool {
+        mv.is_capture()
+    }
+
+    fn captured_value(&self, mv: GtMove) -> i32 {
+        let mut taken = mv.captured();
+        let mut value = 0;
+        while taken != 0 {
+            value += self.piece_value(taken.trailing_zeros() as u8);
+            taken &= taken - 1;
+        }
+        value
+    }
+
+    /// 1 White man, 2 White king, 3 Black man, 4 Black king.
+    fn moved_piece(&self, mv: GtMove) -> usize {
+        let black = (self.side == Color::Black) as usize;
+        1 + 2 * black + (self.kings() & bit(mv.from()) != 0) as usize
+    }
+
+    fn captured_piece(&self, mv: GtMove) -> usize {
+        if !mv.is_capture() {
+            return 0;
+        }
+        let first = mv.captured().trailing_zeros() as u8;
+        let black = (self.side == Color::White) as usize;
+        1 + 2 * black + (self.kings() & bit(first) != 0) as usize
+    }
+
+    /// The material a capture wins, ignoring the reply (draughts exchanges are forced chains
+    /// that the search follows instead).
+    fn see_ge(&self, mv: GtMove, threshold: i32) -> bool {
+        self.captured_value(mv) >= threshold
+    }
+
+    fn tactical_moves(&self, list: &mut MoveList<GtMove>, promotions: bool) {
+        let mut all = MoveList::new();
+        self.generate(&mut all);
+        list.extend(
+            all.into_iter()
+                .filter(|m| m.is_capture() || promotions && m.crowns()),
+        );
+    }
+
+    /// Positions full of obligations and zugzwang: no null moves.
+    fn null_move(&self) -> Option<Self> {
+        None
+    }
+}
