@@ -13,6 +13,7 @@ Command line:
     giveandtake.py perft "<position>" <depth>
     giveandtake.py moves "<position>" [move ...]
     giveandtake.py selftest
+    giveandtake.py referee <results.tsv of tsubame-match --game giveandtake>
 "<position>" may also be the word "startpos".
 
 Resolutions of points the rules leave open:
@@ -509,9 +510,72 @@ def selftest() -> int:
 # Command line
 # ---------------------------------------------------------------------------
 
+def _repetition_key(pos: Position) -> tuple:
+    """What the draw rule compares: board, side to move, and the just-moved square while the
+    piece on it must be taken."""
+    caps = _captures(pos.board, pos.side)
+    obliged = (
+        pos.last is not None
+        and pos.board[pos.last] * pos.side < 0
+        and any(c[1][0] == pos.last for c in caps)
+    )
+    return (tuple(pos.board), pos.side, pos.last if obliged else None)
+
+
+def referee_game(start: str, moves: list[str], reason: str) -> str | None:
+    """Replays a game of tsubame-match (its start position, its moves and the ending it
+    reported); returns why the model disagrees, or None when every move is legal and the
+    ending is what the rules say."""
+    pos = parse_position(start)
+    seen = {_repetition_key(pos): 1}
+    for i, mv in enumerate(moves):
+        try:
+            pos = apply_move(pos, mv)
+        except ValueError as exc:
+            return f"move {i + 1} {mv}: {exc}"
+        key = _repetition_key(pos)
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] >= 3 and i + 1 < len(moves):
+            return f"move {i + 1} {mv} repeats a position for the third time, yet the game went on"
+    if reason == "no legal move":
+        return None if not legal_moves(pos) else "the side to move still has legal moves"
+    if reason == "repetition":
+        return None if seen[_repetition_key(pos)] >= 3 else "no third occurrence at the end"
+    if reason == "move limit":
+        return None
+    return f"an ending the rules do not give: {reason}"
+
+
+def referee_file(path: str) -> int:
+    """Checks every game of a tsubame-match results.tsv; prints a summary, returns the number
+    of games the model disagrees with."""
+    import csv as _csv
+
+    bad = 0
+    total = 0
+    reasons: dict[str, int] = {}
+    with open(path, newline="") as handle:
+        for row in _csv.DictReader(handle, delimiter="\t"):
+            total += 1
+            # "position startpos|sfen <four fields> [moves ...]", as the runner sent it.
+            words = row["position"].split()[1:]
+            k = words.index("moves") if "moves" in words else len(words)
+            setup, moves = words[:k], words[k + 1 :]
+            start = START if setup == ["startpos"] else " ".join(setup[1:])
+            reasons[row["reason"]] = reasons.get(row["reason"], 0) + 1
+            why = referee_game(start, moves, row["reason"])
+            if why:
+                bad += 1
+                print(f"game {row['game']}: {why}")
+    print(f"{total} games replayed, {bad} disagreements; endings: {reasons}")
+    return bad
+
+
 def main(argv) -> int:
     if len(argv) >= 2 and argv[1] == "selftest":
         return selftest()
+    if len(argv) == 3 and argv[1] == "referee":
+        return 1 if referee_file(argv[2]) else 0
     if len(argv) == 4 and argv[1] == "perft":
         try:
             pos = parse_position(argv[2])

@@ -86,3 +86,37 @@ def test_random_positions_are_varied():
 
 def test_engine_moves_match_the_model(engine):
     check_against_oracle(engine, "giveandtake.py", VARIANT, random_positions(20261124), POSITIONS)
+
+
+def test_the_engines_games_pass_the_models_referee(engine):
+    """Games of the engine against itself (500 nodes a move, from random openings), refereed
+    by the model: every move legal, and each game ends where the rules end it (no legal move
+    or a third occurrence), as `giveandtake.py referee` checks tsubame-match's records."""
+    rng = random.Random(7)
+    endings = []
+    for game in range(6):
+        pos = gt.parse_position(gt.START)
+        moves: list[str] = []
+        for _ in range(4):
+            pos = gt.apply_move(pos, rng.choice(gt.legal_moves(pos)))
+        start = gt.format_position(pos)
+        pos = gt.parse_position(start)
+        seen = {gt._repetition_key(pos): 1}
+        reason = "move limit"
+        for _ in range(300):
+            if not gt.legal_moves(pos):
+                reason = "no legal move"
+                break
+            if max(seen.values()) >= 3:
+                reason = "repetition"
+                break
+            engine.send(f"position sfen {start}" + (" moves " + " ".join(moves) if moves else ""))
+            engine.send("go nodes 500")
+            best = engine.wait_for(lambda line: line.startswith("bestmove"))[-1].split()[1]
+            moves.append(best)
+            pos = gt.apply_move(pos, best)
+            key = gt._repetition_key(pos)
+            seen[key] = seen.get(key, 0) + 1
+        assert gt.referee_game(start, moves, reason) is None, (game, start, moves)
+        endings.append(reason)
+    assert "no legal move" in endings
