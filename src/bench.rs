@@ -17,7 +17,7 @@ pub const MINISHOGI_DEPTH: i32 = 11;
 /// Depth of the nana shogi positions.
 pub const NANA_DEPTH: i32 = 9;
 /// Search depth of the Give and Take bench positions.
-pub const GIVE_AND_TAKE_DEPTH: i32 = 10;
+pub const GIVE_AND_TAKE_DEPTH: i32 = 8;
 /// Table size used by the bench.
 const BENCH_HASH_MIB: usize = 16;
 

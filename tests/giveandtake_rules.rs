@@ -198,3 +198,36 @@ fn go_mate_finds_the_article_wins() {
         MateResult::Mate(_)
     ));
 }
+
+#[test]
+fn the_search_finds_the_article_wins() {
+    use tsubame::search::tt::TranspositionTable;
+    use tsubame::search::value::MATE_BOUND;
+    use tsubame::search::{Limits, Shared, search_position};
+    let search = |fen: &str, depth: i32| {
+        let pos = GiveAndTake::from_fen(fen).unwrap();
+        let tt = TranspositionTable::new(16);
+        let limits = Limits {
+            depth: Some(depth),
+            multipv: 1,
+            ..Limits::default()
+        };
+        let r = search_position(&pos, limits, 1, &tt, &Shared::default());
+        (pos, r)
+    };
+    // The king's four-piece capture.
+    let (pos, r) = search("8/4m3/8/4K3/8/4m3/2m3m1/8 w - 1", 6);
+    let best = r.best.unwrap();
+    assert_eq!(best.captured().count_ones(), 4, "{}", pos.move_to_usi(best));
+    // The last man, crowned at once, sweeps the board; and from the ending's start Black forces
+    // it (a win within the search's horizon).
+    let (pos, r) = search("1K6/8/8/K7/k7/K7/8/8 b a3 4", 4);
+    assert_eq!(
+        r.best.unwrap().captured().count_ones(),
+        3,
+        "{}",
+        pos.move_to_usi(r.best.unwrap())
+    );
+    let (_, r) = search("K7/1m6/1m6/8/m7/m7/8/KK6 b - 1", 10);
+    assert!(r.score >= MATE_BOUND, "score {}", r.score);
+}

@@ -141,9 +141,10 @@ impl Position for GiveAndTake {
         self.key
     }
 
-    /// Draughts has no check.
+    /// Draughts has no check; its counterpart is the obligation: the piece just moved can be
+    /// taken, so the side to move must take it (no quiet move, no standing pat in quiescence).
     fn in_check(&self) -> bool {
-        false
+        self.capture_obliged()
     }
 
     fn legal_moves(&self, list: &mut MoveList<GtMove>) {
@@ -264,8 +265,12 @@ impl SearchGame for GiveAndTake {
 
     fn check_info(&self) {}
 
-    fn gives_check(&self, _: &(), _mv: GtMove) -> bool {
-        false
+    /// True when the move obliges the opponent to take the piece that made it (see
+    /// [`Position::in_check`]): the search extends such forcing moves and never prunes them.
+    fn gives_check(&self, _: &(), mv: GtMove) -> bool {
+        let mut next = self.clone();
+        next.apply(&mv);
+        next.capture_obliged()
     }
 
     fn evaluate(&self) -> i32 {
