@@ -231,3 +231,32 @@ fn the_search_finds_the_article_wins() {
     let (_, r) = search("K7/1m6/1m6/8/m7/m7/8/KK6 b - 1", 10);
     assert!(r.score >= MATE_BOUND, "score {}", r.score);
 }
+
+#[test]
+fn the_third_occurrence_of_a_position_is_a_draw() {
+    use tsubame::core::repetition::HistoryEntry;
+    use tsubame::core::rules::{EndReason, Outcome, RuleOptions};
+    let mut pos = GiveAndTake::from_fen("k7/8/8/8/8/8/8/7K w - 1").unwrap();
+    let entry = |p: &GiveAndTake| HistoryEntry {
+        key: p.key(),
+        in_check: p.in_check(),
+    };
+    let mut history = vec![entry(&pos)];
+    let rules = RuleOptions::default();
+    let shuffle = ["h1-h2", "a8-a7", "h2-h1", "a7-a8"];
+    for (i, m) in shuffle.iter().cycle().take(8).enumerate() {
+        assert!(
+            pos.verdict(&history, &rules).is_none(),
+            "over after {i} plies"
+        );
+        let mv = pos.parse_move(m).unwrap();
+        pos.play(mv);
+        history.push(entry(&pos));
+    }
+    // The start position is back for the third time (plies 0, 4 and 8).
+    let v = pos.verdict(&history, &rules).expect("a draw");
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Draw, EndReason::Repetition)
+    );
+}

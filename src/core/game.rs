@@ -23,6 +23,10 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
     /// ([`Position::checking_moves`] then gives them all).
     const MATE_BY_CHECKS: bool = true;
 
+    /// The occurrence of a position that ends the game by repetition under the game's rules
+    /// (the shogi games: the fourth).
+    const REPETITION_OCCURRENCES: usize = 4;
+
     /// The game's start position.
     fn startpos() -> Self;
 
@@ -188,7 +192,7 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
                 reason: EndReason::NoLegalMove,
             });
         }
-        if let Some(v) = self.repetition(history, 4, rules) {
+        if let Some(v) = self.repetition(history, Self::REPETITION_OCCURRENCES, rules) {
             return Some(v);
         }
         if let Some(v) = self.special_end(rules) {

@@ -9,8 +9,6 @@ use super::position::{GiveAndTake, START_FEN, bit, square_name};
 use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::moves::{GameMove, MoveList};
-use crate::core::repetition::HistoryEntry;
-use crate::core::rules::{EndReason, Outcome, RuleOptions, Verdict};
 use crate::error::{MoveError, SfenError};
 use crate::search::SearchGame;
 
@@ -115,6 +113,8 @@ impl Position for GiveAndTake {
     const NAME: &'static str = "giveandtake";
     type Move = GtMove;
     const MATE_BY_CHECKS: bool = false;
+    /// The rules contract's convention: the third occurrence of a position is a draw.
+    const REPETITION_OCCURRENCES: usize = 3;
 
     /// A forced win may begin with any move: the attacker's moves of `go mate` are all of them.
     fn checking_moves(&self, list: &mut MoveList<GtMove>) {
@@ -229,28 +229,6 @@ impl Position for GiveAndTake {
             }
         );
         s
-    }
-
-    /// The game's repetition rule asks for the third occurrence (the shogi games' fourth is
-    /// their own); a search may ask for fewer.
-    fn verdict(&self, history: &[HistoryEntry], rules: &RuleOptions) -> Option<Verdict> {
-        if self.count_legal_moves() == 0 {
-            return Some(Verdict {
-                outcome: Outcome::Loss,
-                reason: EndReason::NoLegalMove,
-            });
-        }
-        if let Some(v) = self.repetition(history, 3, rules) {
-            return Some(v);
-        }
-        let plies = history.len().saturating_sub(1);
-        if rules.max_moves_to_draw > 0 && plies >= rules.max_moves_to_draw as usize {
-            return Some(Verdict {
-                outcome: Outcome::Draw,
-                reason: EndReason::MoveLimit,
-            });
-        }
-        None
     }
 }
 
