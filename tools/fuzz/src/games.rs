@@ -1,8 +1,9 @@
-//! The three games behind one type, so that the fuzzer's model of the engine can hold any of
+//! The four games behind one type, so that the fuzzer's model of the engine can hold any of
 //! them; every rule question is answered by the tsubame library.
 
 use tsubame::core::game::Position;
 use tsubame::core::moves::MoveList;
+use tsubame::games::giveandtake::GiveAndTake;
 use tsubame::games::minishogi::Minishogi;
 use tsubame::games::nana::Nana;
 use tsubame::games::shogi::Shogi;
@@ -16,11 +17,13 @@ pub enum Game {
     Minishogi,
     /// Nana shogi, 3x3.
     Nana,
+    /// Give and Take, 8x8 draughts.
+    GiveAndTake,
 }
 
 impl Game {
     /// Every game.
-    pub const ALL: [Game; 3] = [Game::Shogi, Game::Minishogi, Game::Nana];
+    pub const ALL: [Game; 4] = [Game::Shogi, Game::Minishogi, Game::Nana, Game::GiveAndTake];
 
     /// The `USI_Variant` value.
     pub fn name(self) -> &'static str {
@@ -28,6 +31,7 @@ impl Game {
             Game::Shogi => "shogi",
             Game::Minishogi => "minishogi",
             Game::Nana => "nanashogi",
+            Game::GiveAndTake => "giveandtake",
         }
     }
 
@@ -38,6 +42,7 @@ impl Game {
             "shogi" => Some(Game::Shogi),
             "minishogi" => Some(Game::Minishogi),
             "nanashogi" | "nana" => Some(Game::Nana),
+            "giveandtake" => Some(Game::GiveAndTake),
             _ => None,
         }
     }
@@ -48,6 +53,7 @@ impl Game {
             Game::Shogi => Pos::Shogi(Shogi::startpos()),
             Game::Minishogi => Pos::Minishogi(Minishogi::startpos()),
             Game::Nana => Pos::Nana(Nana::startpos()),
+            Game::GiveAndTake => Pos::GiveAndTake(GiveAndTake::startpos()),
         }
     }
 
@@ -57,6 +63,7 @@ impl Game {
             Game::Shogi => Shogi::from_sfen(sfen).ok().map(Pos::Shogi),
             Game::Minishogi => Minishogi::from_sfen(sfen).ok().map(Pos::Minishogi),
             Game::Nana => Nana::from_sfen(sfen).ok().map(Pos::Nana),
+            Game::GiveAndTake => GiveAndTake::from_sfen(sfen).ok().map(Pos::GiveAndTake),
         }
     }
 
@@ -66,6 +73,7 @@ impl Game {
             Game::Shogi => 3,
             Game::Minishogi => 4,
             Game::Nana => 5,
+            Game::GiveAndTake => 4,
         }
     }
 }
@@ -79,6 +87,8 @@ pub enum Pos {
     Minishogi(Minishogi),
     /// A nana shogi position.
     Nana(Nana),
+    /// A Give and Take position.
+    GiveAndTake(GiveAndTake),
 }
 
 /// Runs `$body` with `$p` bound to the position inside `$pos`.
@@ -88,6 +98,7 @@ macro_rules! with_pos {
             Pos::Shogi($p) => $body,
             Pos::Minishogi($p) => $body,
             Pos::Nana($p) => $body,
+            Pos::GiveAndTake($p) => $body,
         }
     };
 }
@@ -115,6 +126,7 @@ impl Pos {
             Pos::Shogi(_) => Game::Shogi,
             Pos::Minishogi(_) => Game::Minishogi,
             Pos::Nana(_) => Game::Nana,
+            Pos::GiveAndTake(_) => Game::GiveAndTake,
         }
     }
 
@@ -193,5 +205,6 @@ mod tests {
         assert_eq!(p.first_illegal(&["3c3d", "8h2b+", "8h2b"]), Some(2));
         assert_eq!(Game::Minishogi.startpos().perft(1), 14);
         assert_eq!(Game::from_variant("NANA"), Some(Game::Nana));
+        assert_eq!(Game::GiveAndTake.startpos().perft(1), 8);
     }
 }
