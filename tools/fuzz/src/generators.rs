@@ -928,7 +928,10 @@ fn make_pool(rng: &mut Rng, game: Game) -> Pool {
         ],
         Game::Minishogi => &["2k2/5/2G2/5/K4 b G 1", "2k2/2G2/2G2/5/K4 w - 1"],
         Game::Nana => &[],
-        Game::GiveAndTake => &["1K6/8/8/K7/k7/K7/8/8 b a3 4", "8/4m3/8/4K3/8/4m3/2m3m1/8 w - 1"],
+        Game::GiveAndTake => &[
+            "1K6/8/8/K7/k7/K7/8/8 b a3 4",
+            "8/4m3/8/4K3/8/4m3/2m3m1/8 w - 1",
+        ],
     };
     let max_len = match game {
         Game::Shogi => 120,
