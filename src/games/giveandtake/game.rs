@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::movegen::GtMove;
+use super::movegen::{DIRS, GtMove, step};
 use super::position::{GiveAndTake, START_FEN, bit, square_name};
 use crate::core::color::Color;
 use crate::core::game::Position;
@@ -84,16 +84,11 @@ impl GiveAndTake {
             pieces &= pieces - 1;
             if self.kings() & bit(sq) != 0 {
                 score += KING;
-                for d in [8i8, -8, 1, -1] {
-                    let mut s = sq as i8;
-                    loop {
-                        let next = s + d;
-                        let wraps = (d == 1 && next % 8 == 0) || (d == -1 && s % 8 == 0);
-                        if !(0..64).contains(&next) || wraps || occ & bit(next as u8) != 0 {
-                            break;
-                        }
+                for d in DIRS {
+                    let mut s = step(sq, d);
+                    while let Some(x) = s.filter(|&x| occ & bit(x) == 0) {
                         score += KING_MOBILITY;
-                        s = next;
+                        s = step(x, d);
                     }
                 }
             } else {

@@ -132,14 +132,22 @@ impl GtMove {
 }
 
 /// The four directions as (file, rank) steps: up (towards rank 8), down, right, left.
-const DIRS: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+pub(super) const DIRS: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 
 /// The square one step from `sq` in direction `d`, if on the board.
 #[inline(always)]
-fn step(sq: u8, d: (i8, i8)) -> Option<u8> {
+pub(super) fn step(sq: u8, d: (i8, i8)) -> Option<u8> {
     let f = (sq % 8) as i8 + d.0;
     let r = (sq / 8) as i8 + d.1;
     ((0..8).contains(&f) && (0..8).contains(&r)).then(|| (f + 8 * r) as u8)
+}
+
+/// The rank (0–7) where a man of `color` is crowned.
+pub(super) fn far_rank(color: Color) -> u8 {
+    match color {
+        Color::White => 7,
+        Color::Black => 0,
+    }
 }
 
 /// The directions a man of `color` moves and captures in: forward, right, left.
@@ -180,12 +188,8 @@ fn man_routes(color: Color, cur: u8, b: &Board, route: &mut GtMove, out: &mut Mo
         route.pop(n);
     }
     if !any && route.len > 0 {
-        let far_rank = match color {
-            Color::White => 7,
-            Color::Black => 0,
-        };
         out.push(GtMove {
-            crowns: cur / 8 == far_rank,
+            crowns: cur / 8 == far_rank(color),
             ..*route
         });
     }
@@ -333,14 +337,10 @@ impl GiveAndTake {
                     }
                 }
             } else {
-                let far_rank = match us {
-                    Color::White => 7,
-                    Color::Black => 0,
-                };
                 for d in man_dirs(us) {
                     if let Some(to) = step(from, d).filter(|&t| occ & bit(t) == 0) {
                         out.push(GtMove {
-                            crowns: to / 8 == far_rank,
+                            crowns: to / 8 == far_rank(us),
                             ..GtMove::step(from, to)
                         });
                     }

@@ -259,11 +259,7 @@ impl GiveAndTake {
         self.pieces[them] &= !mv.captured();
         self.kings &= !mv.captured();
         self.pieces[us] |= bit(to);
-        let far_rank = match self.side {
-            Color::White => 7,
-            Color::Black => 0,
-        };
-        if was_king || to / 8 == far_rank {
+        if was_king || to / 8 == super::movegen::far_rank(self.side) {
             self.kings |= bit(to);
         }
         for p in self.pieces {
