@@ -125,7 +125,7 @@ enum Command {
     /// result, appended to a checked binary file (docs/datagen.md). Run again on the same file
     /// and seed, it plays only the games the file lacks.
     Datagen {
-        /// The game: shogi or minishogi.
+        /// The game: shogi, minishogi or giveandtake.
         #[arg(long)]
         variant: String,
         /// Games of the run (numbered from 0; those already in the file are skipped); at least 1.
@@ -166,7 +166,7 @@ enum Command {
     },
     /// Reads a training-data file: games, positions, results, and any damaged end it skips.
     Datainfo {
-        /// The game the file holds: shogi or minishogi.
+        /// The game the file holds: shogi, minishogi or giveandtake.
         #[arg(long)]
         variant: String,
         /// Also print the first this many records (SFEN, score, result, move).
@@ -432,9 +432,9 @@ fn run(command: Option<Command>) -> Result<(), String> {
             out,
         }) => {
             let game = variant.to_ascii_lowercase();
-            if game != "shogi" && game != "minishogi" {
+            if !["shogi", "minishogi", "giveandtake"].contains(&game.as_str()) {
                 return Err(format!(
-                    "no training data for '{game}' (shogi or minishogi; nana shogi learns from its table)"
+                    "no training data for '{game}' (shogi, minishogi or giveandtake; nana shogi learns from its table)"
                 ));
             }
             let network = datagen_network(&game, eval.as_deref(), eval_file.as_deref())?;
@@ -465,7 +465,8 @@ fn run(command: Option<Command>) -> Result<(), String> {
             let show = std::io::stderr().is_terminal();
             let summary = match game.as_str() {
                 "shogi" => tsubame::datagen::run::<Shogi>(&cfg, &out, show),
-                _ => tsubame::datagen::run::<Minishogi>(&cfg, &out, show),
+                "minishogi" => tsubame::datagen::run::<Minishogi>(&cfg, &out, show),
+                _ => tsubame::datagen::run::<GiveAndTake>(&cfg, &out, show),
             }?;
             if summary.tail_cut > 0 {
                 println!(
@@ -492,6 +493,7 @@ fn run(command: Option<Command>) -> Result<(), String> {
         }) => match variant.to_ascii_lowercase().as_str() {
             "shogi" => tsubame::datagen::describe::<Shogi>(&file, show),
             "minishogi" => tsubame::datagen::describe::<Minishogi>(&file, show),
+            "giveandtake" => tsubame::datagen::describe::<GiveAndTake>(&file, show),
             other => Err(format!("no training data for '{other}'")),
         }
         .map(|lines| lines.iter().for_each(|l| println!("{l}"))),

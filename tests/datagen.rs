@@ -1,15 +1,17 @@
 //! `tsubame datagen`: the data file's games do not depend on threads, a restarted run appends
 //! only the missing games after cutting a damaged end, damage is found, and the records are what
-//! the issue asks for (quiet positions, legal moves, one result per game).
+//! the issue asks for (quiet positions, legal moves, one result per game), in shogi, minishogi
+//! and Give and Take.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::Command;
 
-use tsubame::core::moves::{Move, MoveList};
+use tsubame::core::moves::{GameMove, MoveList};
 use tsubame::core::pack::Packable;
 use tsubame::datagen::format::{self, GameResult};
 use tsubame::datagen::{Config, run};
+use tsubame::games::giveandtake::GiveAndTake;
 use tsubame::games::minishogi::Minishogi;
 use tsubame::games::shogi::Shogi;
 use tsubame::search::SearchGame;
@@ -133,10 +135,15 @@ fn check_records<G: SearchGame + Packable>(path: &PathBuf) -> usize {
         let mut by_side = HashMap::new();
         for r in game {
             assert!(!r.pos.in_check(), "{}", r.pos.to_sfen());
-            let mv = Move(r.mv);
+            let mv = r.pos.move_from_code(r.mv);
             let mut list = MoveList::new();
             r.pos.legal_moves(&mut list);
-            assert!(list.contains(&mv), "{} {}", r.pos.to_sfen(), r.mv);
+            assert!(
+                mv.code() == r.mv && list.contains(&mv),
+                "{} {}",
+                r.pos.to_sfen(),
+                r.mv
+            );
             assert!(!r.pos.is_capture(mv) && !mv.is_promotion());
             assert!(r.score.abs() < 30000);
             let seen = *by_side.entry(r.pos.side_to_move()).or_insert(r.result);
@@ -164,8 +171,12 @@ fn records_are_quiet_positions_with_the_games_result() {
     };
     run::<Shogi>(&cfg, &shogi, false).unwrap();
     assert!(check_records::<Shogi>(&shogi) > 20);
+    let gt = temp("giveandtake-records");
+    run::<GiveAndTake>(&config(4, 2), &gt, false).unwrap();
+    assert!(check_records::<GiveAndTake>(&gt) > 20);
     let _ = std::fs::remove_file(mini);
     let _ = std::fs::remove_file(shogi);
+    let _ = std::fs::remove_file(gt);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use crate::core::game::Position;
 
 /// A game whose positions can be stored in [`Packable::PACKED_LEN`] bytes and read back.
-pub trait Packable: Position<Move = crate::core::moves::Move> {
+pub trait Packable: Position {
     /// Bytes of one packed position (the same for every position of the game).
     const PACKED_LEN: usize;
 

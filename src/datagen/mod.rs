@@ -20,6 +20,7 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::core::color::Color;
+use crate::core::moves::GameMove;
 use crate::core::pack::Packable;
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::{Outcome, RuleOptions};
@@ -107,7 +108,7 @@ fn play_game<G: SearchGame + Packable>(
             break None;
         }
         let shared = Shared::default();
-        let report = |_: &search::Report| {};
+        let report = |_: &search::Report<G::Move>| {};
         let setup = SearchSetup {
             history: &history,
             rules: *rules,
@@ -135,7 +136,7 @@ fn play_game<G: SearchGame + Packable>(
         if quiet {
             let score = result.score.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
             let ply = (history.len() - 1).min(u16::MAX as usize) as u16;
-            if format::push_record(&mut records, &pos, score, GameResult::Draw, ply, mv.0) {
+            if format::push_record(&mut records, &pos, score, GameResult::Draw, ply, mv.code()) {
                 sides.push(side);
             }
         }
@@ -274,7 +275,7 @@ pub fn run<G: SearchGame + Packable>(
 
 /// A description of the data file at `path` for people: its games and positions, the results,
 /// the damaged end it skips (if any), and the first `show` records.
-pub fn describe<G: Packable>(path: &Path, show: usize) -> Result<Vec<String>, String> {
+pub fn describe<G: SearchGame + Packable>(path: &Path, show: usize) -> Result<Vec<String>, String> {
     let shown = path.display();
     let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
     let (records, scan) = format::read_all::<G>(&bytes).map_err(|e| format!("{shown}: {e}"))?;
@@ -304,7 +305,7 @@ pub fn describe<G: Packable>(path: &Path, show: usize) -> Result<Vec<String>, St
             r.pos.to_sfen(),
             r.score,
             r.result,
-            r.pos.move_to_usi(crate::core::moves::Move(r.mv))
+            r.pos.move_to_usi(r.pos.move_from_code(r.mv))
         ));
     }
     Ok(lines)

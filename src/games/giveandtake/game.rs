@@ -1,10 +1,11 @@
 //! Give and Take on the shared core: its move as a [`GameMove`], the [`Position`] rules the
-//! engine, the match runner and perft use, and what the search needs ([`SearchGame`]) with a
-//! first evaluation.
+//! engine, the match runner and perft use, and what the search needs ([`SearchGame`]) with the
+//! evaluation of [`super::eval`].
 
 use std::fmt::Write;
 
-use super::movegen::{DIRS, GtMove, step};
+use super::eval::{KING, MAN, WEIGHTS};
+use super::movegen::GtMove;
 use super::position::{GiveAndTake, START_FEN, bit, square_name};
 use crate::core::color::Color;
 use crate::core::game::Position;
@@ -51,56 +52,16 @@ impl GameMove for GtMove {
     }
 }
 
-/// Value of a man, in centipawns.
-pub const MAN: i32 = 100;
-/// Value of a king (it moves and captures the length of the board).
-pub const KING: i32 = 300;
-/// Bonus per rank a man has advanced beyond its start (ranks 2–3 for White).
-pub const ADVANCE: i32 = 6;
-/// Bonus per empty square a king can slide to.
-pub const KING_MOBILITY: i32 = 3;
-/// Bonus for the side to move.
-pub const TEMPO: i32 = 10;
-
 impl GiveAndTake {
     /// The value of the piece on `sq` (a man or a king), 0 for an empty square.
     fn piece_value(&self, sq: u8) -> i32 {
         if self.occupied() & bit(sq) == 0 {
             0
         } else if self.kings() & bit(sq) != 0 {
-            KING
+            WEIGHTS[KING]
         } else {
-            MAN
+            WEIGHTS[MAN]
         }
-    }
-
-    /// Material, advance and king mobility of `color`.
-    fn side_score(&self, color: Color) -> i32 {
-        let occ = self.occupied();
-        let mut score = 0;
-        let mut pieces = self.pieces(color);
-        while pieces != 0 {
-            let sq = pieces.trailing_zeros() as u8;
-            pieces &= pieces - 1;
-            if self.kings() & bit(sq) != 0 {
-                score += KING;
-                for d in DIRS {
-                    let mut s = step(sq, d);
-                    while let Some(x) = s.filter(|&x| occ & bit(x) == 0) {
-                        score += KING_MOBILITY;
-                        s = step(x, d);
-                    }
-                }
-            } else {
-                let rank = (sq / 8) as i32;
-                let advanced = match color {
-                    Color::White => rank - 2,
-                    Color::Black => 5 - rank,
-                };
-                score += MAN + ADVANCE * advanced.max(0);
-            }
-        }
-        score
     }
 }
 
@@ -247,12 +208,7 @@ impl SearchGame for GiveAndTake {
     }
 
     fn evaluate(&self) -> i32 {
-        let s = self.side_score(Color::White) - self.side_score(Color::Black);
-        TEMPO
-            + match self.side {
-                Color::White => s,
-                Color::Black => -s,
-            }
+        self.weighed()
     }
 
     fn is_capture(&self, mv: GtMove) -> bool {

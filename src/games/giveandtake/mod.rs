@@ -4,12 +4,14 @@
 //! obligation that applies only against the piece just moved.
 //!
 //! The position and its text form ([`position`]), the legal moves with their full capture routes
-//! and perft ([`movegen`]), and the game on the shared core with its evaluation ([`game`]). A
+//! and perft ([`movegen`]), the evaluation ([`eval`]) and the game on the shared core ([`game`]). A
 //! capture is a route, not a from–to pair, so the game's move ([`movegen::GtMove`], its
 //! `Position::Move`) lists its stops.
 
+pub mod eval;
 pub mod game;
 pub mod movegen;
+pub mod pack;
 pub mod position;
 
 pub use movegen::GtMove;

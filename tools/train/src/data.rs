@@ -4,7 +4,8 @@
 use rayon::prelude::*;
 use tsubame::core::color::Color;
 use tsubame::core::game::Position;
-use tsubame::datagen::format;
+use tsubame::core::pack::Packable;
+use tsubame::datagen::format::{self, Record};
 use tsubame::games::nana::tablebase::index::INDEXER;
 use tsubame::games::nana::tablebase::{Tablebase, TbValue};
 use tsubame::games::shogi::Variant;
@@ -105,37 +106,34 @@ pub struct Loaded {
     pub report: Vec<String>,
 }
 
-/// Loads data files of game `V`; every `val_every`-th game (by its number) is held out.
-pub fn load<V: Variant>(paths: &[std::path::PathBuf], val_every: u64) -> Result<Loaded, String> {
-    let mut out = Loaded {
-        train: Positions::default(),
-        validation: Positions::default(),
-        report: Vec::new(),
-    };
+/// Reads data files of game `G` and hands every record to `take`, with true for the records of
+/// every `val_every`-th game (by its number), which are held out; games come in the order of
+/// their seeds and numbers. Returns a line for people per file: what it held and skipped.
+pub fn read_games<G: Packable>(
+    paths: &[std::path::PathBuf],
+    val_every: u64,
+    mut take: impl FnMut(bool, Record<G>),
+) -> Result<Vec<String>, String> {
+    let mut report = Vec::new();
     for path in paths {
         let shown = path.display();
         let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
-        let scan = format::scan::<Board<V>>(&bytes).map_err(|e| format!("{shown}: {e}"))?;
-        let len = format::record_len::<Board<V>>();
+        let scan = format::scan::<G>(&bytes).map_err(|e| format!("{shown}: {e}"))?;
+        let len = format::record_len::<G>();
         // Games in the order of their numbers, not of the file (which depends on which thread
         // finished first), so that training from the same data is reproducible.
         let mut frames = scan.frames.clone();
         frames.sort_by_key(|f| (f.seed, f.game));
         for frame in &frames {
             let held_out = val_every > 0 && frame.game % val_every == val_every - 1;
-            let set = if held_out {
-                &mut out.validation
-            } else {
-                &mut out.train
-            };
             for i in 0..frame.count {
                 let at = frame.offset + i * len;
-                let r = format::read_record::<Board<V>>(&bytes[at..at + len])
+                let r = format::read_record::<G>(&bytes[at..at + len])
                     .map_err(|e| format!("{shown}: record at byte {at}: {e}"))?;
-                set.push(&r.pos, r.score, r.result.target());
+                take(held_out, r);
             }
         }
-        out.report.push(format!(
+        report.push(format!(
             "{shown}: {} games, {} positions{}",
             scan.frames.len(),
             scan.records(),
@@ -150,7 +148,26 @@ pub fn load<V: Variant>(paths: &[std::path::PathBuf], val_every: u64) -> Result<
             }
         ));
     }
-    Ok(out)
+    Ok(report)
+}
+
+/// Loads data files of game `V`; every `val_every`-th game (by its number) is held out.
+pub fn load<V: Variant>(paths: &[std::path::PathBuf], val_every: u64) -> Result<Loaded, String> {
+    let mut train = Positions::default();
+    let mut validation = Positions::default();
+    let report = read_games::<Board<V>>(paths, val_every, |held_out, r| {
+        let set = if held_out {
+            &mut validation
+        } else {
+            &mut train
+        };
+        set.push(&r.pos, r.score, r.result.target());
+    })?;
+    Ok(Loaded {
+        train,
+        validation,
+        report,
+    })
 }
 
 /// Loads nana shogi positions from the solved table (`tsubame solve nanashogi`): every legal

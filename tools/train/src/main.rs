@@ -1,8 +1,10 @@
 //! `tsubame-train`: trains an NNUE network for shogi or minishogi from `tsubame datagen` files,
-//! or for nana shogi from its solved table.
+//! or for nana shogi from its solved table, and fits Give and Take's evaluation weights to its
+//! datagen files.
 //!
 //!     tsubame-train --variant minishogi --data mini.bin --hidden 64 --epochs 10 --out nets/mini
 //!     tsubame-train --variant nanashogi --table nanashogi.tb --hidden 64 --epochs 10 --out nets/nana
+//!     tsubame-train --variant giveandtake --data gt.bin --batch 1024 --lr 0.01 --out nets/gt
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,9 +15,9 @@ use tsubame::games::minishogi::Mini;
 use tsubame::games::nana::Nana;
 use tsubame::games::shogi::{Standard, Variant};
 use tsubame::nnue::features::Layout;
-use tsubame_train::data;
 use tsubame_train::net::{self, Scratch, Shape};
 use tsubame_train::train::{self, Settings, State};
+use tsubame_train::{data, linear};
 
 #[derive(Parser)]
 #[command(
@@ -23,11 +25,12 @@ use tsubame_train::train::{self, Settings, State};
     about = "Trains tsubame's NNUE evaluation on CPU"
 )]
 struct Args {
-    /// The game: shogi, minishogi or nanashogi.
+    /// The game: shogi, minishogi, nanashogi or giveandtake (its evaluation weights, not a
+    /// network).
     #[arg(long)]
     variant: String,
-    /// Data files written by `tsubame datagen` (repeat the option for several); shogi and
-    /// minishogi.
+    /// Data files written by `tsubame datagen` (repeat the option for several); shogi,
+    /// minishogi and giveandtake.
     #[arg(long)]
     data: Vec<PathBuf>,
     /// The solved table written by `tsubame solve nanashogi`: nana shogi trains on its values.
@@ -113,6 +116,46 @@ fn run_nana(args: &Args) -> Result<(), String> {
     )
 }
 
+/// Fits Give and Take's evaluation weights and writes them, as the Rust line that the engine's
+/// `eval.rs` holds, to `weights.rs` in the output folder.
+fn run_giveandtake(args: &Args) -> Result<(), String> {
+    if args.data.is_empty() || args.table.is_some() {
+        return Err("giveandtake fits its weights to --data files".into());
+    }
+    if !(0.0..=1.0).contains(&args.lambda) || args.batch == 0 {
+        return Err("--lambda must be within 0..1 and --batch above 0".into());
+    }
+    let samples = linear::load(&args.data, args.val_every, args.lambda)?;
+    for line in &samples.report {
+        println!("{line}");
+    }
+    if samples.train.is_empty() {
+        return Err("no training positions".into());
+    }
+    println!(
+        "{} training and {} validation positions",
+        samples.train.len(),
+        samples.validation.len()
+    );
+    let settings = linear::FitSettings {
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr as f64,
+        lr_decay: args.lr_decay as f64,
+        seed: args.seed,
+    };
+    let weights = linear::fit(&samples, &settings, &|l| println!("{l}"));
+    let line = format!(
+        "pub const WEIGHTS: [i32; FEATURES] = [{}];\n",
+        weights.map(|w| w.to_string()).join(", ")
+    );
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let path = args.out.join("weights.rs");
+    std::fs::write(&path, &line).map_err(|e| format!("{}: {e}", path.display()))?;
+    print!("{}: {line}", path.display());
+    Ok(())
+}
+
 /// Trains on `loaded` and reports how close the quantised network stays to the float one.
 fn run(args: &Args, loaded: data::Loaded, features: usize, game: &str) -> Result<(), String> {
     for line in &loaded.report {
@@ -194,8 +237,9 @@ fn main() -> ExitCode {
         "shogi" => run_datagen::<Standard>(&args),
         "minishogi" => run_datagen::<Mini>(&args),
         "nanashogi" | "nana" => run_nana(&args),
+        "giveandtake" => run_giveandtake(&args),
         other => Err(format!(
-            "no network for '{other}' (shogi, minishogi or nanashogi)"
+            "nothing to train for '{other}' (shogi, minishogi, nanashogi or giveandtake)"
         )),
     };
     match result {
