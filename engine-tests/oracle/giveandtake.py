@@ -522,10 +522,11 @@ def _repetition_key(pos: Position) -> tuple:
     return (tuple(pos.board), pos.side, pos.last if obliged else None)
 
 
-def referee_game(start: str, moves: list[str], reason: str) -> str | None:
-    """Replays a game of tsubame-match (its start position, its moves and the ending it
-    reported); returns why the model disagrees, or None when every move is legal and the
-    ending is what the rules say."""
+def referee_game(start: str, moves: list[str], reason: str, result: str | None = None) -> str | None:
+    """Replays a game of tsubame-match (its start position, its moves, the ending it reported
+    and, when given, its result: "1-0" a win of White, who moves first, "0-1" of Black,
+    "1/2-1/2" a draw); returns why the model disagrees, or None when every move is legal and
+    the ending and result are what the rules say."""
     pos = parse_position(start)
     seen = {_repetition_key(pos): 1}
     for i, mv in enumerate(moves):
@@ -538,12 +539,20 @@ def referee_game(start: str, moves: list[str], reason: str) -> str | None:
         if seen[key] >= 3 and i + 1 < len(moves):
             return f"move {i + 1} {mv} repeats a position for the third time, yet the game went on"
     if reason == "no legal move":
-        return None if not legal_moves(pos) else "the side to move still has legal moves"
-    if reason == "repetition":
-        return None if seen[_repetition_key(pos)] >= 3 else "no third occurrence at the end"
-    if reason == "move limit":
-        return None
-    return f"an ending the rules do not give: {reason}"
+        if legal_moves(pos):
+            return "the side to move still has legal moves"
+        expected = "0-1" if pos.side == WHITE else "1-0"
+    elif reason == "repetition":
+        if seen[_repetition_key(pos)] < 3:
+            return "no third occurrence at the end"
+        expected = "1/2-1/2"
+    elif reason == "move limit":
+        expected = "1/2-1/2"
+    else:
+        return f"an ending the rules do not give: {reason}"
+    if result is not None and result != expected:
+        return f"result {result}, the rules give {expected} ({reason})"
+    return None
 
 
 def referee_file(path: str) -> int:
@@ -563,7 +572,7 @@ def referee_file(path: str) -> int:
             setup, moves = words[:k], words[k + 1 :]
             start = START if setup == ["startpos"] else " ".join(setup[1:])
             reasons[row["reason"]] = reasons.get(row["reason"], 0) + 1
-            why = referee_game(start, moves, row["reason"])
+            why = referee_game(start, moves, row["reason"], row["result"])
             if why:
                 bad += 1
                 print(f"game {row['game']}: {why}")

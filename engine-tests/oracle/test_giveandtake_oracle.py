@@ -118,5 +118,12 @@ def test_the_engines_games_pass_the_models_referee(engine):
             key = gt._repetition_key(pos)
             seen[key] = seen.get(key, 0) + 1
         assert gt.referee_game(start, moves, reason) is None, (game, start, moves)
+        # The result as tsubame-match writes it (White, the first mover, first) is checked too.
+        if reason == "no legal move":
+            right, wrong = ("0-1", "1-0") if pos.side == gt.WHITE else ("1-0", "0-1")
+        else:
+            right, wrong = "1/2-1/2", "1-0"
+        assert gt.referee_game(start, moves, reason, right) is None
+        assert gt.referee_game(start, moves, reason, wrong) is not None
         endings.append(reason)
     assert "no legal move" in endings

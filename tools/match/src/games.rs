@@ -70,6 +70,19 @@ impl GameKind {
             .map(|&(k, _)| k)
     }
 
+    /// The player who moves first from the game's start position: Black in the shogi games,
+    /// White in Give and Take. Result strings put this player's score first.
+    pub fn first_mover(self) -> Color {
+        struct First;
+        impl GameFn for First {
+            type Output = Color;
+            fn call<P: GameExt>(self) -> Color {
+                P::startpos().side_to_move()
+            }
+        }
+        self.dispatch(First)
+    }
+
     /// The `USI_Variant` value.
     pub fn name(self) -> &'static str {
         GameKind::ALL

@@ -164,11 +164,13 @@ pub enum GameResult {
 }
 
 impl GameResult {
-    /// `1-0`, `0-1`, `1/2-1/2` or `*` (Black's result first).
-    pub fn text(self) -> &'static str {
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`, the result of `first` (the game's first mover) first: in
+    /// the shogi games Black's, as shogi software writes it, in Give and Take White's, as
+    /// draughts does.
+    pub fn text(self, first: Color) -> &'static str {
         match self {
-            GameResult::Win(Color::Black) => "1-0",
-            GameResult::Win(Color::White) => "0-1",
+            GameResult::Win(c) if c == first => "1-0",
+            GameResult::Win(_) => "0-1",
             GameResult::Draw => "1/2-1/2",
             GameResult::Unfinished => "*",
         }
@@ -700,7 +702,12 @@ fn csa_record<P: GameExt>(
     };
     out.push_str(&end);
     out.push('\n');
-    let _ = writeln!(out, "'result: {} ({})", result.text(), reason.text());
+    let _ = writeln!(
+        out,
+        "'result: {} ({})",
+        result.text(Color::Black),
+        reason.text()
+    );
     if !detail.is_empty() {
         let _ = writeln!(out, "'{detail}");
     }

@@ -489,7 +489,7 @@ pub fn run<P: GameExt>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<S
             "{}\t{}\t{bn}\t{wn}\t{}\t{}\t{}\t{}\t{}",
             slot.number + 1,
             slot.opening + 1,
-            played.result.text(),
+            played.result.text(cfg.game.first_mover()),
             played.reason.text(),
             played.plies,
             played.detail.replace(['\t', '\n'], " "),
@@ -513,7 +513,7 @@ pub fn run<P: GameExt>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<S
                 "game {} ({bn} vs {wn}, opening {}): {} {} by {}{}",
                 slot.number + 1,
                 slot.opening + 1,
-                played.result.text(),
+                played.result.text(cfg.game.first_mover()),
                 who,
                 played.reason.text(),
                 if played.detail.is_empty() {
