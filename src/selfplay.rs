@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use crate::core::color::Color;
-use crate::core::moves::MoveList;
+use crate::core::moves::{ListStore, MoveList};
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::{Outcome, RuleOptions};
 use crate::search::tt::TranspositionTable;
@@ -97,7 +97,7 @@ pub(crate) fn opening<G: SearchGame>(
             in_check: pos.in_check(),
         }];
         for _ in 0..plies {
-            let mut list = MoveList::new();
+            let mut list = MoveList::<G::Move>::new();
             pos.legal_moves(&mut list);
             if list.is_empty() {
                 continue 'retry;

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::Command;
 
-use tsubame::core::moves::{GameMove, MoveList};
+use tsubame::core::moves::{GameMove, ListStore, MoveList};
 use tsubame::core::pack::Packable;
 use tsubame::datagen::format::{self, GameResult};
 use tsubame::datagen::{Config, run};
@@ -136,7 +136,7 @@ fn check_records<G: SearchGame + Packable>(path: &PathBuf) -> usize {
         for r in game {
             assert!(!r.pos.in_check(), "{}", r.pos.to_sfen());
             let mv = r.pos.move_from_code(r.mv);
-            let mut list = MoveList::new();
+            let mut list = MoveList::<G::Move>::new();
             r.pos.legal_moves(&mut list);
             assert!(
                 mv.code() == r.mv && list.contains(&mv),

@@ -6,7 +6,7 @@
 use tsubame::core::game::Position;
 use tsubame::core::moves::MoveList;
 use tsubame::core::perft::perft;
-use tsubame::games::giveandtake::{GiveAndTake, START_FEN};
+use tsubame::games::giveandtake::{GiveAndTake, GtMove, START_FEN};
 
 /// The position after `moves` from `fen`, each checked legal.
 fn after(fen: &str, moves: &str) -> GiveAndTake {
@@ -22,7 +22,7 @@ fn after(fen: &str, moves: &str) -> GiveAndTake {
 
 /// The legal moves of `pos` in notation, sorted.
 fn legal(pos: &GiveAndTake) -> Vec<String> {
-    let mut list = MoveList::new();
+    let mut list = MoveList::<GtMove>::new();
     pos.legal_moves(&mut list);
     let mut out: Vec<String> = list.iter().map(|m| m.text()).collect();
     out.sort();
@@ -230,6 +230,41 @@ fn the_search_finds_the_article_wins() {
     );
     let (_, r) = search("K7/1m6/1m6/8/m7/m7/8/KK6 b - 1", 10);
     assert!(r.score >= MATE_BOUND, "score {}", r.score);
+}
+
+#[test]
+fn a_position_with_thousands_of_capture_routes_is_searched_and_answered() {
+    // Black's king on c6 must take the man that just moved to e6, by any of 21,617 routes
+    // through White's fourteen men (the move list grows past the shogi games' fixed bound).
+    let fen = "8/1M1M1M2/2k1M1M1/M4M2/1MM5/1M2M1M1/2M1M2M/5K2 b e6 46";
+    let pos = GiveAndTake::from_fen(fen).unwrap();
+    assert_eq!(legal(&pos).len(), 21_617);
+    use std::sync::atomic::AtomicBool;
+    use tsubame::mate::{MateLimits, MateResult, solve};
+    use tsubame::search::tt::TranspositionTable;
+    use tsubame::search::{Limits, Shared, search_position};
+    let tt = TranspositionTable::new(16);
+    let limits = Limits {
+        depth: Some(3),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let r = search_position(&pos, limits, 1, &tt, &Shared::default());
+    let best = r.best.unwrap();
+    assert!(legal(&pos).contains(&best.text()), "{}", best.text());
+    let e6 = 4 + 8 * 5;
+    assert!(
+        best.captured() & 1 << e6 != 0,
+        "{} must take e6",
+        best.text()
+    );
+    // The mate solver walks the same list; it need not find a win, only answer.
+    let quick = MateLimits {
+        nodes: Some(5_000),
+        ..Default::default()
+    };
+    let answer = solve(&pos, &quick, &AtomicBool::new(false), &mut |_| {});
+    assert!(!matches!(answer, MateResult::Mate(ref line) if line.is_empty()));
 }
 
 #[test]

@@ -11,7 +11,7 @@ mod common;
 use std::sync::atomic::AtomicBool;
 
 use tsubame::core::game::Position;
-use tsubame::core::moves::MoveList;
+use tsubame::core::moves::{ListStore, Move, MoveList};
 use tsubame::games::minishogi::Minishogi;
 use tsubame::games::shogi::Shogi;
 use tsubame::mate::{MateLimits, MateResult, solve};
@@ -66,7 +66,7 @@ fn brute_force_mates<P: Position>(pos: &P, depth: u32) -> bool {
         if depth == 0 {
             return false;
         }
-        let mut list = MoveList::new();
+        let mut list = MoveList::<P::Move>::new();
         pos.legal_moves(&mut list);
         list.iter().any(|&mv| {
             let mut next = pos.clone();
@@ -75,7 +75,7 @@ fn brute_force_mates<P: Position>(pos: &P, depth: u32) -> bool {
         })
     }
     fn and_node<P: Position>(pos: &P, depth: u32) -> bool {
-        let mut list = MoveList::new();
+        let mut list = MoveList::<P::Move>::new();
         pos.legal_moves(&mut list);
         if list.is_empty() {
             return true;
@@ -278,7 +278,7 @@ fn nana_mates_match_brute_force() {
         if found >= 12 {
             break;
         }
-        let mut list = MoveList::new();
+        let mut list = MoveList::<Move>::new();
         pos.legal_moves(&mut list);
         if list.is_empty() {
             pos = Nana::startpos();

@@ -5,7 +5,7 @@ mod common;
 
 use tsubame::core::color::Color;
 use tsubame::core::game::Position;
-use tsubame::core::moves::MoveList;
+use tsubame::core::moves::{Move, MoveList};
 use tsubame::core::repetition::HistoryEntry;
 use tsubame::core::rules::{EndReason, MiniJishogi, MiniRepetition, Outcome, RuleOptions};
 use tsubame::games::minishogi::{Minishogi, jishogi_count};
@@ -241,7 +241,7 @@ fn malformed_minishogi_input_is_refused() {
 
 /// The legal moves of `pos` as USI text, sorted.
 fn move_texts(pos: &Minishogi) -> Vec<String> {
-    let mut list = MoveList::new();
+    let mut list = MoveList::<Move>::new();
     pos.legal_moves(&mut list);
     let mut v: Vec<String> = list.iter().map(|&m| pos.move_to_usi(m)).collect();
     v.sort();

@@ -4,7 +4,7 @@
 //! each rank is written from file 3 down to file 1.
 
 use tsubame::core::game::Position;
-use tsubame::core::moves::MoveList;
+use tsubame::core::moves::{Move, MoveList};
 use tsubame::core::repetition::HistoryEntry;
 use tsubame::core::rules::{EndReason, Outcome, RuleOptions};
 use tsubame::error::{MoveError, SfenError};
@@ -15,7 +15,7 @@ fn pos(sfen: &str) -> Nana {
 }
 
 fn legal(p: &Nana) -> Vec<String> {
-    let mut list = MoveList::new();
+    let mut list = MoveList::<Move>::new();
     p.legal_moves(&mut list);
     list.iter().map(|&m| p.move_to_usi(m)).collect()
 }
@@ -250,7 +250,7 @@ fn nesting_depth_is_three_levels() {
     let p = pos(MATE_WITH_HAND);
     let mate = p.parse_move_syntax("2c2a").unwrap();
     for (level, expected) in [(1u8, false), (2, false), (3, false), (4, true)] {
-        let mut list = MoveList::new();
+        let mut list = MoveList::<Move>::new();
         p.generate(level, &mut list);
         assert_eq!(list.contains(&mate), expected, "level {level}");
     }
@@ -275,7 +275,7 @@ fn nesting_depth_does_not_change_counts_on_sampled_positions() {
             "{}: {counts:?}",
             p.to_sfen()
         );
-        let mut list = MoveList::new();
+        let mut list = MoveList::<Move>::new();
         p.legal_moves(&mut list);
         if list.is_empty() {
             p = Nana::startpos();
@@ -378,7 +378,7 @@ fn random_play_keeps_keys_and_sfen_consistent() {
             assert_eq!(fresh.key(), p.key(), "{}", p.to_sfen());
             assert_eq!(fresh.in_check(), p.in_check());
             checked += 1;
-            let mut list = MoveList::new();
+            let mut list = MoveList::<Move>::new();
             p.legal_moves(&mut list);
             assert_eq!(list.len(), p.count_legal_moves());
             for &mv in &list {

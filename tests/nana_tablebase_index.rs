@@ -37,7 +37,7 @@ fn random_positions(seed: u64, games: usize) -> Vec<Nana> {
     for _ in 0..games {
         let mut p = Nana::startpos();
         for _ in 0..60 {
-            let mut list = MoveList::new();
+            let mut list = MoveList::<Move>::new();
             p.legal_moves(&mut list);
             if list.is_empty() {
                 break;
@@ -102,7 +102,7 @@ fn flip_plays_the_same_game() {
         assert_eq!(board_sfen(&flip(&f)), board_sfen(&p));
         assert_eq!(f.side_to_move(), !p.side_to_move());
         assert_eq!(f.in_check(), p.in_check());
-        let (mut a, mut b) = (MoveList::new(), MoveList::new());
+        let (mut a, mut b) = (MoveList::<Move>::new(), MoveList::<Move>::new());
         p.legal_moves(&mut a);
         f.legal_moves(&mut b);
         assert_eq!(a.len(), b.len(), "{}", p.to_sfen());
@@ -128,7 +128,7 @@ fn all_candidates() -> Vec<Move> {
 }
 
 fn check_single_move_legality(p: &Nana, candidates: &[Move]) {
-    let mut list = MoveList::new();
+    let mut list = MoveList::<Move>::new();
     p.legal_moves(&mut list);
     for &mv in candidates {
         assert_eq!(
@@ -160,7 +160,7 @@ fn single_move_legality_agrees_with_the_generator() {
     // The opening, kings in hand.
     let start = Nana::startpos();
     check_single_move_legality(&start, &candidates);
-    let mut list = MoveList::new();
+    let mut list = MoveList::<Move>::new();
     start.legal_moves(&mut list);
     for &mv in &list {
         let mut q = start.clone();

@@ -48,7 +48,7 @@ fn opening(seed: u64) -> Nana {
         let plies = 2 + rng.below(7);
         let mut ok = true;
         for _ in 0..plies {
-            let mut list = MoveList::new();
+            let mut list = MoveList::<Move>::new();
             p.legal_moves(&mut list);
             if list.is_empty() {
                 ok = false;

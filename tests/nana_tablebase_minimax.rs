@@ -9,7 +9,7 @@
 use rayon::prelude::*;
 
 use tsubame::core::game::Position;
-use tsubame::core::moves::MoveList;
+use tsubame::core::moves::{Move, MoveList};
 use tsubame::games::nana::Nana;
 use tsubame::games::nana::tablebase::index::INDEXER;
 use tsubame::games::nana::tablebase::{Tablebase, TbValue, build, verify};
@@ -35,7 +35,7 @@ impl Lcg {
 }
 
 fn children(pos: &Nana) -> Vec<Nana> {
-    let mut list = MoveList::new();
+    let mut list = MoveList::<Move>::new();
     pos.legal_moves(&mut list);
     list.iter()
         .map(|&mv| {

@@ -4,7 +4,7 @@
 
 use tsubame::core::color::Color;
 use tsubame::core::game::Position;
-use tsubame::core::moves::MoveList;
+use tsubame::core::moves::{Move, MoveList};
 use tsubame::games::minishogi::{Mini, Minishogi};
 use tsubame::games::nana::tablebase::index::INDEXER;
 use tsubame::games::nana::tablebase::{TbValue, build};
@@ -81,7 +81,7 @@ fn a_search_with_a_network_uses_it() {
         "2sgk/r3p/5/P1B2/KGS1R w b 4",
     ] {
         let pos = Minishogi::from_sfen(sfen).unwrap();
-        let mut list = MoveList::new();
+        let mut list = MoveList::<Move>::new();
         pos.legal_moves(&mut list);
         let tt = TranspositionTable::new(1);
         let shared = Shared::default();

@@ -3,6 +3,7 @@
 mod common;
 
 use tsubame::core::game::Position;
+use tsubame::core::moves::Move;
 use tsubame::core::perft::{divide, perft};
 use tsubame::games::minishogi::Minishogi;
 use tsubame::games::shogi::Shogi;
@@ -53,12 +54,12 @@ fn bulk_count_equals_generated_moves() {
         let pos = Shogi::from_sfen(&row[0]).unwrap();
         let generated: u64 = divide(&pos, 2).iter().map(|&(_, n)| n).sum();
         let mut slow = 0;
-        let mut list = tsubame::core::moves::MoveList::new();
+        let mut list = tsubame::core::moves::MoveList::<Move>::new();
         pos.legal_moves(&mut list);
         for &mv in &list {
             let mut next = pos.clone();
             next.play(mv);
-            let mut replies = tsubame::core::moves::MoveList::new();
+            let mut replies = tsubame::core::moves::MoveList::<Move>::new();
             next.legal_moves(&mut replies);
             assert_eq!(
                 replies.len(),

@@ -14,7 +14,7 @@ use std::sync::Mutex;
 
 use common::Lcg;
 use tsubame::core::game::Position;
-use tsubame::core::moves::MoveList;
+use tsubame::core::moves::{ListStore, MoveList};
 use tsubame::core::repetition::HistoryEntry;
 use tsubame::core::rules::RuleOptions;
 use tsubame::games::minishogi::Minishogi;
@@ -48,7 +48,7 @@ fn illegal_move<G: Position>(root: &G, line: &[G::Move]) -> Option<String> {
 fn random_position<G: Position>(rng: &mut Lcg, max_plies: usize) -> G {
     let mut pos = G::startpos();
     for _ in 0..rng.below(max_plies + 1) {
-        let mut list = MoveList::new();
+        let mut list = MoveList::<G::Move>::new();
         pos.legal_moves(&mut list);
         let mut next = pos.clone();
         next.play(list[rng.below(list.len())]);

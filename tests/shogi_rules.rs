@@ -142,7 +142,7 @@ fn random_positions(count: usize, seed: u64) -> Vec<Shogi> {
     let mut pos = Shogi::startpos();
     let mut plies = 0;
     while out.len() < count {
-        let mut list = MoveList::new();
+        let mut list = MoveList::<Move>::new();
         pos.legal_moves(&mut list);
         if list.is_empty() || plies > 300 {
             pos = Shogi::startpos();
@@ -197,7 +197,7 @@ fn sfen_round_trip_and_incremental_key() {
 #[test]
 fn is_legal_agrees_with_the_generator_on_every_move_code() {
     for pos in random_positions(120, 5) {
-        let mut list = MoveList::new();
+        let mut list = MoveList::<Move>::new();
         pos.legal_moves(&mut list);
         let legal: std::collections::HashSet<u16> = list.iter().map(|m| m.0).collect();
         for code in 0..=u16::MAX {
@@ -214,7 +214,7 @@ fn is_legal_agrees_with_the_generator_on_every_move_code() {
 #[test]
 fn generated_moves_are_legal_distinct_and_parse_back() {
     for pos in random_positions(3_000, 99) {
-        let mut list = MoveList::new();
+        let mut list = MoveList::<Move>::new();
         pos.legal_moves(&mut list);
         let mut seen = std::collections::HashSet::new();
         for &mv in &list {
@@ -402,7 +402,7 @@ fn mutated_sfens_never_panic() {
 fn gives_check_agrees_with_playing_the_move() {
     for pos in random_positions(5_000, 4242) {
         let info = pos.check_info();
-        let mut list = MoveList::new();
+        let mut list = MoveList::<Move>::new();
         pos.legal_moves(&mut list);
         for &mv in &list {
             let mut next = pos.clone();

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 mod common;
 
 use tsubame::core::game::Position;
-use tsubame::core::moves::MoveList;
+use tsubame::core::moves::{ListStore, MoveList};
 use tsubame::core::rules::RuleOptions;
 use tsubame::games::giveandtake::GiveAndTake;
 use tsubame::games::minishogi::Minishogi;
@@ -128,7 +128,7 @@ fn legal_in<P: Position>(position: &str, extra_moves: u8, reply: &str) -> Result
         extra_moves,
     );
     let pos = s.position();
-    let mut list = MoveList::new();
+    let mut list = MoveList::<P::Move>::new();
     pos.legal_moves(&mut list);
     match reply {
         "resign" if list.is_empty() => Ok(()),

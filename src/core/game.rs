@@ -5,6 +5,7 @@ use super::color::Color;
 use super::moves::{GameMove, MoveList};
 use super::repetition::HistoryEntry;
 use super::rules::{EndReason, Outcome, RuleOptions, Verdict};
+use crate::core::moves::ListStore;
 use crate::error::{MoveError, SfenError};
 
 /// A position of one game, with the rules needed to generate and play legal moves.
@@ -113,7 +114,7 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
     fn checking_moves(&self, list: &mut MoveList<Self::Move>) {
         let mut all = MoveList::<Self::Move>::new();
         self.legal_moves(&mut all);
-        for &mv in &all {
+        for &mv in all.iter() {
             let mut next = self.clone();
             next.play(mv);
             if next.in_check() {
@@ -149,7 +150,7 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
         self.legal_moves(&mut list);
         let mut squares = 0u128;
         let mut n = 0;
-        for mv in &list {
+        for mv in list.iter() {
             if mv.is_drop() {
                 let bit = 1u128 << (mv.to_index() & 127);
                 if squares & bit == 0 {

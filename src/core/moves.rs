@@ -1,6 +1,7 @@
 //! Compact moves shared by every game: a board move (with an optional promotion) or a drop.
 
 use arrayvec::ArrayVec;
+use smallvec::SmallVec;
 
 use super::square::Square;
 
@@ -77,6 +78,11 @@ impl Move {
 pub trait GameMove: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + 'static {
     /// No move.
     const NONE: Self;
+    /// The list that holds every legal move of a position of the game ([`MoveList`]), or one
+    /// value per move (the move picker's scores): a fixed array on the stack where the game's
+    /// moves are bounded (the shogi games), a list that can grow where they are not (Give and
+    /// Take's capture routes).
+    type List<T: Copy + std::fmt::Debug>: ListStore<T>;
     /// A 16-bit code of the move for the search's tables (history, counter moves, table
     /// entries): the same move always has the same code, and a code is turned back into a move
     /// only through the position (`SearchGame::move_from_code`), which checks it.
@@ -91,6 +97,7 @@ pub trait GameMove: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync 
 
 impl GameMove for Move {
     const NONE: Move = Move::NONE;
+    type List<T: Copy + std::fmt::Debug> = ArrayVec<T, MAX_MOVES>;
 
     #[inline(always)]
     fn code(self) -> u16 {
@@ -113,8 +120,73 @@ impl GameMove for Move {
     }
 }
 
-/// Enough room for every legal move of any position (shogi's maximum is 593).
+/// Enough room for every legal move of any position of the shogi games (shogi's maximum is
+/// 593).
 pub const MAX_MOVES: usize = 600;
 
-/// A fixed-capacity list of moves that lives on the stack.
-pub type MoveList<M = Move> = ArrayVec<M, MAX_MOVES>;
+/// The list of moves of game move type `M` ([`GameMove::List`]).
+pub type MoveList<M = Move> = <M as GameMove>::List<M>;
+
+/// What the engine does with a list of moves (or of values beside them): a slice, plus pushing,
+/// clearing, keeping some and cutting short. Implemented by the fixed [`ArrayVec`] and the
+/// growable [`SmallVec`].
+pub trait ListStore<T>:
+    Default
+    + std::fmt::Debug
+    + std::ops::Deref<Target = [T]>
+    + std::ops::DerefMut
+    + Extend<T>
+    + FromIterator<T>
+    + IntoIterator<Item = T>
+{
+    /// An empty list.
+    fn new() -> Self {
+        Self::default()
+    }
+    /// Appends `item` (a fixed list panics when full: its capacity is the game's bound).
+    fn push(&mut self, item: T);
+    /// Removes every item.
+    fn clear(&mut self);
+    /// Keeps only the items for which `keep` is true, in order.
+    fn retain(&mut self, keep: impl FnMut(&mut T) -> bool);
+    /// Keeps the first `len` items.
+    fn truncate(&mut self, len: usize);
+}
+
+impl<T: Copy + std::fmt::Debug, const N: usize> ListStore<T> for ArrayVec<T, N> {
+    #[inline(always)]
+    fn push(&mut self, item: T) {
+        ArrayVec::push(self, item)
+    }
+    #[inline(always)]
+    fn clear(&mut self) {
+        ArrayVec::clear(self)
+    }
+    #[inline(always)]
+    fn retain(&mut self, keep: impl FnMut(&mut T) -> bool) {
+        ArrayVec::retain(self, keep)
+    }
+    #[inline(always)]
+    fn truncate(&mut self, len: usize) {
+        ArrayVec::truncate(self, len)
+    }
+}
+
+impl<T: Copy + std::fmt::Debug, const N: usize> ListStore<T> for SmallVec<[T; N]> {
+    #[inline(always)]
+    fn push(&mut self, item: T) {
+        SmallVec::push(self, item)
+    }
+    #[inline(always)]
+    fn clear(&mut self) {
+        SmallVec::clear(self)
+    }
+    #[inline(always)]
+    fn retain(&mut self, keep: impl FnMut(&mut T) -> bool) {
+        SmallVec::retain(self, keep)
+    }
+    #[inline(always)]
+    fn truncate(&mut self, len: usize) {
+        SmallVec::truncate(self, len)
+    }
+}

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::game::Position;
-use super::moves::MoveList;
+use super::moves::{ListStore, MoveList};
 
 /// The deepest perft the engine accepts (`go perft`, `tsubame perft`): deeper is refused, not
 /// capped. Perft of depth 10 already takes days; the cap only bounds the recursion.
@@ -54,7 +54,7 @@ pub fn perft_until<P: Position>(pos: &P, depth: u32, stop: &AtomicBool) -> Optio
             let mut list = MoveList::<P::Move>::new();
             pos.legal_moves(&mut list);
             let mut total = 0;
-            for &mv in &list {
+            for &mv in list.iter() {
                 let mut next = pos.clone();
                 next.play(mv);
                 total += perft_until(&next, depth - 1, stop)?;

@@ -24,7 +24,7 @@ use super::MateInfo;
 use super::table::{INF, Look, NO_LEN, NO_REP, Table, bytewise, hand_max, hand_min};
 use crate::core::color::Color;
 use crate::core::game::Position;
-use crate::core::moves::{GameMove, MoveList};
+use crate::core::moves::{GameMove, ListStore, MoveList};
 
 /// The bound of an unbounded search (also the deepest line the solver can handle).
 pub const DMAX: u16 = 3000;
@@ -241,7 +241,7 @@ impl<'a, P: Position> Search<'a, P> {
             pos.legal_moves(&mut list);
         }
         let cd = d - 1;
-        for &mv in &list {
+        for &mv in list.iter() {
             let mut child = pos.clone();
             child.play(mv);
             let key = child.key();

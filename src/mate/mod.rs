@@ -31,7 +31,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::core::game::Position;
-use crate::core::moves::{Move, MoveList};
+use crate::core::moves::{ListStore, Move, MoveList};
 use dfpn::{Control, DMAX, Search};
 use table::{NO_LEN, Table, hand_total};
 
@@ -393,7 +393,7 @@ fn exact_line<P: Position>(
     // Order by the mate lengths the table knows (upper bounds): the attacker's shortest first, the
     // defender's longest first; children known to mate faster than `len − 3` are no defence.
     let mut children: Vec<(P::Move, P, u16)> = Vec::with_capacity(list.len());
-    for &mv in &list {
+    for &mv in list.iter() {
         let mut child = pos.clone();
         child.play(mv);
         let known = s
@@ -488,7 +488,7 @@ fn fast_line_inner<P: Position>(s: &mut Search<P>, pos: &P, len: u16) -> Option<
         }
         let mut choice: Option<(P::Move, u16)> = None;
         for pass in 0..2 {
-            for &mv in &list {
+            for &mv in list.iter() {
                 let mut child = p.clone();
                 child.play(mv);
                 let known = s.lookup_root(&child, d - 1).filter(|l| l.pn == 0);

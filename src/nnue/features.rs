@@ -215,7 +215,7 @@ mod incremental {
             };
             let mut acc = [refresh(&pos, Color::Black), refresh(&pos, Color::White)];
             for _ in 0..200 {
-                let mut list = MoveList::new();
+                let mut list = MoveList::<Move>::new();
                 pos.legal_moves(&mut list);
                 if list.is_empty() {
                     break;

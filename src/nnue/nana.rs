@@ -125,7 +125,7 @@ mod tests {
         for _ in 0..300 {
             let mut pos = Nana::startpos();
             for _ in 0..60 {
-                let mut list = MoveList::new();
+                let mut list = MoveList::<Move>::new();
                 pos.legal_moves(&mut list);
                 if list.is_empty() {
                     break;

@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use crate::core::color::Color;
 use crate::core::game::Position;
-use crate::core::moves::{GameMove, Move, MoveList};
+use crate::core::moves::{GameMove, ListStore, Move, MoveList};
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::RuleOptions;
 use crate::nnue::accumulator::MoveDelta;

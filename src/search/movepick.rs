@@ -12,11 +12,9 @@
 //! captures when it fails. The order is the same as scoring every capture up front, but the
 //! exchanges of captures never reached (most of them, at cut nodes) are not evaluated.
 
-use arrayvec::ArrayVec;
-
 use super::SearchGame;
 use super::history::{History, piece_to};
-use crate::core::moves::{GameMove, MAX_MOVES, MoveList};
+use crate::core::moves::{GameMove, ListStore, MoveList};
 
 const TT_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 24;
@@ -54,7 +52,7 @@ enum Stage {
 /// A legal table move is handed out before anything is generated: when it cuts the node off,
 /// the other moves are never generated or scored.
 pub struct MovePicker<M: GameMove> {
-    entries: ArrayVec<i64, MAX_MOVES>,
+    entries: M::List<i64>,
     /// The moves the entries point to.
     moves: MoveList<M>,
     next: usize,
@@ -86,8 +84,8 @@ pub struct MovePicker<M: GameMove> {
 impl<M: GameMove> Default for MovePicker<M> {
     fn default() -> Self {
         MovePicker {
-            entries: ArrayVec::new(),
-            moves: MoveList::new(),
+            entries: Default::default(),
+            moves: MoveList::<M>::new(),
             next: 0,
             sorted: false,
             pending_tt: M::NONE,
@@ -102,7 +100,7 @@ impl<M: GameMove> Default for MovePicker<M> {
             stage: Stage::Rest,
             refutations: [M::NONE; 3],
             refutation_index: 0,
-            quiets: MoveList::new(),
+            quiets: MoveList::<M>::new(),
             quiets_generated: false,
             rest_start: 0,
         }
@@ -122,10 +120,15 @@ fn rescored(entry: i64, score: i32) -> i64 {
 }
 
 impl<M: GameMove> MovePicker<M> {
-    /// Adds `mv` with its ordering score.
+    /// Adds `mv` with its ordering score. An entry keeps 16 bits of index, so moves beyond the
+    /// 65,536th of a node are left out (only a Give and Take position could have that many
+    /// capture routes; 21,617 is the most the tests know).
     #[inline(always)]
     fn push(&mut self, mv: M, score: i32) {
         let index = self.moves.len();
+        if index > 0xffff {
+            return;
+        }
         self.moves.push(mv);
         self.entries
             .push((score as i64) << 32 | (mv.code() as i64) << 16 | index as i64);
@@ -204,7 +207,7 @@ impl<M: GameMove> MovePicker<M> {
         };
         self.generated = true;
         if self.staged {
-            for &mv in &moves {
+            for &mv in moves.iter() {
                 if mv == self.tt_move {
                     continue;
                 }
@@ -221,7 +224,7 @@ impl<M: GameMove> MovePicker<M> {
             return;
         }
         let us = pos.side_to_move();
-        for &mv in &moves {
+        for &mv in moves.iter() {
             let score = if mv == self.tt_move {
                 continue;
             } else if pos.is_capture(mv) {

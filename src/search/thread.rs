@@ -11,7 +11,7 @@ use super::time::{Budget, Trend, soft_stop};
 use super::value::{INFINITE, MATE, is_mate_score};
 use super::{Report, SearchGame, SearchResult, SearchSetup};
 use crate::core::color::Color;
-use crate::core::moves::{GameMove, MoveList};
+use crate::core::moves::{GameMove, ListStore, MoveList};
 use crate::core::repetition::HistoryEntry;
 use crate::nnue::accumulator::{Accumulator, MoveDelta};
 

@@ -20,6 +20,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::core::game::Position;
+use crate::core::moves::ListStore;
 use crate::core::perft::{DivideEnd, MAX_PERFT_DEPTH, divide_report};
 use crate::core::rules::RuleOptions;
 use crate::games::giveandtake::GiveAndTake;

@@ -90,30 +90,30 @@ pub fn start_engine() -> Child {
 /// together they are every legal move once.
 pub fn assert_moves_partition<G: SearchGame>(pos: &G) {
     use std::collections::HashSet;
-    use tsubame::core::moves::{GameMove, MoveList};
+    use tsubame::core::moves::{GameMove, ListStore, MoveList};
 
-    let mut all = MoveList::new();
+    let mut all = MoveList::<G::Move>::new();
     pos.legal_moves(&mut all);
-    let mut tactical = MoveList::new();
+    let mut tactical = MoveList::<G::Move>::new();
     pos.tactical_moves(&mut tactical, true);
-    let mut quiet = MoveList::new();
+    let mut quiet = MoveList::<G::Move>::new();
     pos.quiet_moves(&mut quiet);
     let sfen = pos.to_sfen();
-    for &mv in &tactical {
+    for &mv in tactical.iter() {
         assert!(
             pos.is_capture(mv) || mv.is_promotion(),
             "tactical move {} neither captures nor promotes in {sfen}",
             pos.move_to_usi(mv)
         );
     }
-    for &mv in &quiet {
+    for &mv in quiet.iter() {
         assert!(
             !pos.is_capture(mv) && !mv.is_promotion(),
             "quiet move {} captures or promotes in {sfen}",
             pos.move_to_usi(mv)
         );
     }
-    let both: Vec<G::Move> = tactical.iter().chain(&quiet).copied().collect();
+    let both: Vec<G::Move> = tactical.iter().chain(quiet.iter()).copied().collect();
     let distinct: HashSet<G::Move> = both.iter().copied().collect();
     assert_eq!(
         distinct.len(),
@@ -135,13 +135,13 @@ pub fn random_walk<G: SearchGame + Clone>(
     seed: u64,
     mut visit: impl FnMut(&G),
 ) {
-    use tsubame::core::moves::MoveList;
+    use tsubame::core::moves::{ListStore, MoveList};
 
     let mut rng = Lcg(seed);
     let mut pos = start.clone();
     visit(&pos);
     for _ in 0..plies {
-        let mut list = MoveList::new();
+        let mut list = MoveList::<G::Move>::new();
         pos.legal_moves(&mut list);
         if list.is_empty() {
             pos = start.clone();

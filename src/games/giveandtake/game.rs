@@ -15,6 +15,9 @@ use crate::search::SearchGame;
 
 impl GameMove for GtMove {
     const NONE: GtMove = GtMove::NONE;
+    /// Capture routes are not bounded by a small number (one king against twelve men has
+    /// positions with more than 400), so the list grows past its 64 places on the stack.
+    type List<T: Copy + std::fmt::Debug> = smallvec::SmallVec<[T; 64]>;
 
     /// A step is coded exactly (`1 + from · 64 + to`, below 4,097); a capture by a hash of its
     /// route with the top bit set. Code 0 is no move.
@@ -107,7 +110,7 @@ impl Position for GiveAndTake {
         if list.is_empty() {
             self.generate(list);
         } else {
-            let mut mine = MoveList::new();
+            let mut mine = MoveList::<GtMove>::new();
             self.generate(&mut mine);
             list.extend(mine);
         }
@@ -247,7 +250,7 @@ impl SearchGame for GiveAndTake {
     }
 
     fn tactical_moves(&self, list: &mut MoveList<GtMove>, promotions: bool) {
-        let mut all = MoveList::new();
+        let mut all = MoveList::<GtMove>::new();
         self.generate(&mut all);
         list.extend(
             all.into_iter()

@@ -352,7 +352,7 @@ impl GiveAndTake {
     /// The legal move written `text`, or why it is not one.
     pub fn parse_text(&self, text: &str) -> Result<GtMove, String> {
         let (capture, squares) = GtMove::parse_squares(text)?;
-        let mut list = MoveList::new();
+        let mut list = MoveList::<GtMove>::new();
         self.generate(&mut list);
         if let Some(mv) = list.iter().find(|m| m.text() == text) {
             return Ok(*mv);

@@ -131,7 +131,7 @@ mod tests {
                     fen.rsplit_once(' ').unwrap().0.to_string()
                 });
                 checked += 1;
-                let mut list = MoveList::new();
+                let mut list = MoveList::<super::super::GtMove>::new();
                 pos.generate(&mut list);
                 if list.is_empty() {
                     break;

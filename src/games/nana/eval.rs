@@ -119,7 +119,7 @@ impl SearchGame for Nana {
     }
 
     fn tactical_moves(&self, list: &mut MoveList, _promotions: bool) {
-        let mut all = MoveList::new();
+        let mut all = MoveList::<Move>::new();
         self.legal_moves(&mut all);
         list.extend(all.into_iter().filter(|&m| self.is_capture(m)));
     }

@@ -157,7 +157,7 @@ mod tests {
 
     /// Every legal move that mates at once, by brute force.
     fn mating_moves<P: Position<Move = Move>>(pos: &P) -> Vec<Move> {
-        let mut list = MoveList::new();
+        let mut list = MoveList::<Move>::new();
         pos.legal_moves(&mut list);
         list.into_iter()
             .filter(|&mv| {
@@ -199,7 +199,7 @@ mod tests {
         for _ in 0..games {
             let mut pos = Board::<V>::startpos();
             for _ in 0..300 {
-                let mut list = MoveList::new();
+                let mut list = MoveList::<Move>::new();
                 pos.legal_moves(&mut list);
                 if list.is_empty() {
                     break;

@@ -141,7 +141,7 @@ impl<V: Variant> Packable for Board<V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::moves::MoveList;
+    use crate::core::moves::{ListStore, MoveList};
     use crate::games::minishogi::Minishogi;
     use crate::games::shogi::Shogi;
 
@@ -160,7 +160,7 @@ mod tests {
                 let strip = |s: String| s.rsplit_once(' ').unwrap().0.to_string();
                 assert_eq!(strip(back.to_sfen()), strip(pos.to_sfen()));
                 positions += 1;
-                let mut list = MoveList::new();
+                let mut list = MoveList::<G::Move>::new();
                 pos.legal_moves(&mut list);
                 if list.is_empty() {
                     break;

@@ -2,7 +2,7 @@
 //! them; every rule question is answered by the tsubame library.
 
 use tsubame::core::game::Position;
-use tsubame::core::moves::MoveList;
+use tsubame::core::moves::{ListStore, MoveList};
 use tsubame::games::giveandtake::GiveAndTake;
 use tsubame::games::minishogi::Minishogi;
 use tsubame::games::nana::Nana;
@@ -104,7 +104,7 @@ macro_rules! with_pos {
 }
 
 fn legal_usi<P: Position>(p: &P) -> Vec<String> {
-    let mut list = MoveList::new();
+    let mut list = MoveList::<P::Move>::new();
     p.legal_moves(&mut list);
     list.iter().map(|&m| p.move_to_usi(m)).collect()
 }

@@ -2,7 +2,7 @@
 //! moves.
 
 use tsubame::core::game::Position;
-use tsubame::core::moves::MoveList;
+use tsubame::core::moves::{ListStore, MoveList};
 use tsubame::core::repetition::HistoryEntry;
 use tsubame::core::rules::RuleOptions;
 
@@ -174,7 +174,7 @@ fn try_random<P: GameExt>(
     let mut history = vec![entry(&pos)];
     let mut moves = Vec::new();
     for _ in 0..plies {
-        let mut list = MoveList::new();
+        let mut list = MoveList::<P::Move>::new();
         pos.legal_moves(&mut list);
         // Try the moves in random order until one keeps the game going.
         let mut candidates: Vec<_> = list.to_vec();

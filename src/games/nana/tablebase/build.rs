@@ -229,7 +229,7 @@ pub fn verify(tb: &Tablebase, show: bool) -> BuildStats {
         .into_par_iter()
         .map(|c| {
             let mut st = BuildStats::default();
-            let mut list = MoveList::new();
+            let mut list = MoveList::<Move>::new();
             for idx in c * CHUNK..n.min((c + 1) * CHUNK) {
                 let Some(stored) = tb.value_at(idx as u32) else {
                     continue;

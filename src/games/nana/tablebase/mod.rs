@@ -159,7 +159,7 @@ impl Tablebase {
             return self.value_at(INDEXER.rank(&oriented(pos)));
         }
         // A king in hand: at most two plies of king drops (and moves) lead into the table.
-        let mut list = MoveList::new();
+        let mut list = MoveList::<Move>::new();
         pos.legal_moves(&mut list);
         let mut children = Vec::with_capacity(list.len());
         for &mv in &list {
@@ -174,7 +174,7 @@ impl Tablebase {
     /// keeps the draw when drawn, the longest resistance when losing. `None` without a legal move
     /// (or outside a partial table).
     pub fn best_move(&self, pos: &Nana) -> Option<(Move, TbValue)> {
-        let mut list = MoveList::new();
+        let mut list = MoveList::<Move>::new();
         pos.legal_moves(&mut list);
         let mut best: Option<(Move, TbValue)> = None;
         // Ordering key: higher is better for the mover.
