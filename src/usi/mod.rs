@@ -480,6 +480,7 @@ impl Engine {
         self.shared
             .pondering
             .store(params.ponder || params.infinite, Ordering::SeqCst);
+        crate::games::giveandtake::eval::set_weights(self.options.gt_weights);
         let job = SearchJob {
             params,
             options: self.options.clone(),

@@ -4,6 +4,7 @@ use crate::core::rules::{
     ENTERING_KING_CHOICES, MINI_EXTRA_MOVES_CHOICES, MINI_JISHOGI_CHOICES, MINI_REPETITION_CHOICES,
     RuleOptions, parse_choice,
 };
+use crate::games::giveandtake::eval as gt_eval;
 use crate::search::time::TimeOptions;
 
 /// Every option value the engine keeps.
@@ -30,6 +31,8 @@ pub struct Options {
     pub nnue: bool,
     /// `EvalFile`: the network file last loaded (empty: the networks built into the binary).
     pub eval_file: String,
+    /// `GiveAndTakeWeights`: the weights of Give and Take's evaluation (for tuning matches).
+    pub gt_weights: [i32; gt_eval::FEATURES],
 }
 
 impl Default for Options {
@@ -45,6 +48,7 @@ impl Default for Options {
             pruning: true,
             nnue: true,
             eval_file: String::new(),
+            gt_weights: gt_eval::WEIGHTS,
         }
     }
 }
@@ -122,6 +126,10 @@ pub fn declarations(current_game: &str) -> Vec<String> {
         "option name SearchPruning type check default true".into(),
         combo("EvalType", "nnue", &["nnue", "classic"]),
         "option name EvalFile type filename default <empty>".into(),
+        format!(
+            "option name GiveAndTakeWeights type string default {}",
+            gt_eval::format_weights(&gt_eval::WEIGHTS)
+        ),
     ]
 }
 
@@ -209,6 +217,11 @@ impl Options {
                 self.time.minimum_thinking_time = number(name, value, TIME_OPTION_RANGE)?
             }
             "slowmover" => self.time.slow_mover = number(name, value, SLOW_MOVER_RANGE)?,
+            "giveandtakeweights" => {
+                missing(name, value)?;
+                self.gt_weights =
+                    gt_eval::parse_weights(value).map_err(|e| format!("{name}: {e}"))?
+            }
             "nanatablebase" => {
                 let v = value.trim();
                 self.nana_tablebase = if v == "<empty>" { "" } else { v }.to_string();
@@ -232,6 +245,18 @@ mod tests {
         }
         assert_eq!(o, Options::default());
         assert_eq!(o.set("NanaTablebase", ""), Ok(SetResult::Set));
+    }
+
+    #[test]
+    fn give_and_take_weights_are_checked() {
+        let mut o = Options::default();
+        assert!(o.set("GiveAndTakeWeights", "1,2,3").is_err());
+        assert_eq!(o, Options::default());
+        assert_eq!(
+            o.set("GiveAndTakeWeights", "90,310,5,2,1,20,8"),
+            Ok(SetResult::Set)
+        );
+        assert_eq!(o.gt_weights, [90, 310, 5, 2, 1, 20, 8]);
     }
 
     #[test]

@@ -1,15 +1,19 @@
 //! Give and Take's evaluation: a weighted sum of a few counts (material, kings, advance,
-//! mobility, the tempo and the capture obligation), each taken as the side to move's count minus
-//! the opponent's. The weights are fitted to self-play games by `tsubame-train --variant
+//! mobility, men about to crown, and the tempo), each taken as the side to move's count minus
+//! the opponent's. The capture obligation is not a count here: the search treats it like a check
+//! (a position where a capture is obliged is never evaluated as quiet, so self-play data has no
+//! such position to fit a weight to). The weights are fitted to self-play games by `tsubame-train --variant
 //! giveandtake` (docs/rules.md §6 gives the commands); [`Features`] is what both the engine and
 //! the trainer compute, so the two can never disagree on a count.
+
+use std::sync::atomic::{AtomicI32, Ordering};
 
 use super::movegen::{DIRS, far_rank, step};
 use super::position::{GiveAndTake, bit};
 use crate::core::color::Color;
 
 /// Number of evaluation features.
-pub const FEATURES: usize = 8;
+pub const FEATURES: usize = 7;
 
 /// The features' names, in the order of [`Features`] and [`WEIGHTS`] (for the trainer's report).
 pub const FEATURE_NAMES: [&str; FEATURES] = [
@@ -20,7 +24,6 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "man_mobility",
     "near_crown",
     "tempo",
-    "obliged",
 ];
 
 /// Index of the man count in [`Features`] (its weight is the value of a man).
@@ -34,12 +37,76 @@ pub const KING: usize = 1;
 /// - `king_mobility`: each empty square a king can slide to;
 /// - `man_mobility`: each empty square a man can step to;
 /// - `near_crown`: each man one step from the far rank;
-/// - `tempo`: having the move;
-/// - `obliged`: having the move while a capture is obliged (the opponent offered a piece).
-pub const WEIGHTS: [i32; FEATURES] = [100, 300, 6, 3, 0, 0, 10, 0];
+/// - `tempo`: having the move.
+pub const WEIGHTS: [i32; FEATURES] = [100, 300, 6, 3, 0, 0, 10];
 
-/// The counts the evaluation weighs, the side to move's minus the opponent's (the last two only
-/// for the side to move).
+/// The weights in use: [`WEIGHTS`] unless the USI option `GiveAndTakeWeights` changed them
+/// (for tuning matches). One set for the whole process, read by every search thread.
+static ACTIVE: [AtomicI32; FEATURES] = {
+    let mut active = [const { AtomicI32::new(0) }; FEATURES];
+    let mut i = 0;
+    while i < FEATURES {
+        active[i] = AtomicI32::new(WEIGHTS[i]);
+        i += 1;
+    }
+    active
+};
+
+/// The weights the evaluation uses now.
+#[inline]
+pub fn weights() -> [i32; FEATURES] {
+    std::array::from_fn(|i| ACTIVE[i].load(Ordering::Relaxed))
+}
+
+/// The weight in use of feature `i`.
+#[inline]
+pub fn weight(i: usize) -> i32 {
+    ACTIVE[i].load(Ordering::Relaxed)
+}
+
+/// Makes the evaluation use `w` (set between searches, never during one).
+pub fn set_weights(w: [i32; FEATURES]) {
+    for (a, v) in ACTIVE.iter().zip(w) {
+        a.store(v, Ordering::Relaxed);
+    }
+}
+
+/// Reads weights written as [`FEATURES`] integers separated by commas (the form of the option
+/// `GiveAndTakeWeights`), each within ±[`WEIGHT_LIMIT`].
+pub fn parse_weights(text: &str) -> Result<[i32; FEATURES], String> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    if parts.len() != FEATURES {
+        return Err(format!(
+            "{} values, {FEATURES} expected ({})",
+            parts.len(),
+            FEATURE_NAMES.join(", ")
+        ));
+    }
+    let mut w = [0; FEATURES];
+    for (i, p) in parts.iter().enumerate() {
+        w[i] = p
+            .parse::<i32>()
+            .ok()
+            .filter(|v| v.abs() <= WEIGHT_LIMIT)
+            .ok_or_else(|| {
+                format!(
+                    "{} '{p}' is not a whole number within -{WEIGHT_LIMIT}..{WEIGHT_LIMIT}",
+                    FEATURE_NAMES[i]
+                )
+            })?;
+    }
+    Ok(w)
+}
+
+/// The largest weight magnitude accepted: the evaluation stays far from the mate scores.
+pub const WEIGHT_LIMIT: i32 = 2000;
+
+/// The weights written as the option `GiveAndTakeWeights` takes them.
+pub fn format_weights(w: &[i32; FEATURES]) -> String {
+    w.map(|v| v.to_string()).join(",")
+}
+
+/// The counts the evaluation weighs, the side to move's minus the opponent's (the tempo is 1).
 pub type Features = [i32; FEATURES];
 
 /// Files a..g (a step to the right stays on the board).
@@ -105,15 +172,15 @@ impl GiveAndTake {
         self.side_counts(self.side_to_move(), &mut f, 1);
         self.side_counts(!self.side_to_move(), &mut f, -1);
         f[6] = 1;
-        f[7] = self.capture_obliged() as i32;
         f
     }
 
-    /// The evaluation in centipawns for the side to move: the features weighed by [`WEIGHTS`].
+    /// The evaluation in centipawns for the side to move: the features weighed by the weights
+    /// in use ([`weights`]).
     pub fn weighed(&self) -> i32 {
         self.features()
             .iter()
-            .zip(WEIGHTS)
+            .zip(weights())
             .map(|(&f, w)| f * w)
             .sum()
     }
@@ -122,6 +189,24 @@ impl GiveAndTake {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn weights_are_read_back_as_written_and_bad_ones_are_refused() {
+        assert_eq!(parse_weights(&format_weights(&WEIGHTS)), Ok(WEIGHTS));
+        assert_eq!(
+            parse_weights(" 1, -2,3,4 ,5,6,7"),
+            Ok([1, -2, 3, 4, 5, 6, 7])
+        );
+        for bad in [
+            "1,2,3",
+            "1,2,3,4,5,6,7,8",
+            "1,2,x,4,5,6,7",
+            "1,2,3,4,5,6,2001",
+            "",
+        ] {
+            assert!(parse_weights(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn features_count_each_side_from_the_side_to_move() {
@@ -141,19 +226,10 @@ mod tests {
         assert_eq!(f[4], 6 - 5);
         assert_eq!(f[5], 1, "e7 is one step from White's far rank");
         assert_eq!(f[6], 1);
-        assert_eq!(f[7], 0);
         let mirrored = GiveAndTake::from_fen("7m/4M3/2m5/3K4/8/2M5/8/8 b - 5").unwrap();
         let g = mirrored.features();
         for i in 0..6 {
             assert_eq!(g[i], -f[i], "feature {}", FEATURE_NAMES[i]);
         }
-    }
-
-    #[test]
-    fn the_obligation_is_a_feature_of_the_side_that_must_take() {
-        // Black's man just stepped to d4, next to White's man on d3: White must take it.
-        let pos = GiveAndTake::from_fen("8/8/8/8/3m4/3M4/8/m7 w d4 9").unwrap();
-        assert!(pos.capture_obliged());
-        assert_eq!(pos.features()[7], 1);
     }
 }

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::eval::{KING, MAN, WEIGHTS};
+use super::eval::{KING, MAN, weight};
 use super::movegen::GtMove;
 use super::position::{GiveAndTake, START_FEN, bit, square_name};
 use crate::core::color::Color;
@@ -61,9 +61,9 @@ impl GiveAndTake {
         if self.occupied() & bit(sq) == 0 {
             0
         } else if self.kings() & bit(sq) != 0 {
-            WEIGHTS[KING]
+            weight(KING)
         } else {
-            WEIGHTS[MAN]
+            weight(MAN)
         }
     }
 }
