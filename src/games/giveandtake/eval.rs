@@ -38,7 +38,7 @@ pub const KING: usize = 1;
 /// - `man_mobility`: each empty square a man can step to;
 /// - `near_crown`: each man one step from the far rank;
 /// - `tempo`: having the move.
-pub const WEIGHTS: [i32; FEATURES] = [100, 300, 6, 3, 0, 0, 10];
+pub const WEIGHTS: [i32; FEATURES] = [68, 315, 16, 4, 0, 49, 10];
 
 /// The weights in use: [`WEIGHTS`] unless the USI option `GiveAndTakeWeights` changed them
 /// (for tuning matches). One set for the whole process, read by every search thread.
