@@ -127,8 +127,8 @@ pub const MAX_MOVES: usize = 600;
 /// The list of moves of game move type `M` ([`GameMove::List`]).
 pub type MoveList<M = Move> = <M as GameMove>::List<M>;
 
-/// What the engine does with a list of moves (or of values beside them): a slice, plus pushing,
-/// clearing, keeping some and cutting short. Implemented by the fixed [`ArrayVec`] and the
+/// What the engine does with a list of moves (or of values beside them): a slice, plus pushing
+/// and clearing. Implemented by the fixed [`ArrayVec`] and the
 /// growable [`SmallVec`].
 pub trait ListStore<T>:
     Default
@@ -147,10 +147,6 @@ pub trait ListStore<T>:
     fn push(&mut self, item: T);
     /// Removes every item.
     fn clear(&mut self);
-    /// Keeps only the items for which `keep` is true, in order.
-    fn retain(&mut self, keep: impl FnMut(&mut T) -> bool);
-    /// Keeps the first `len` items.
-    fn truncate(&mut self, len: usize);
 }
 
 impl<T: Copy + std::fmt::Debug, const N: usize> ListStore<T> for ArrayVec<T, N> {
@@ -162,14 +158,6 @@ impl<T: Copy + std::fmt::Debug, const N: usize> ListStore<T> for ArrayVec<T, N> 
     fn clear(&mut self) {
         ArrayVec::clear(self)
     }
-    #[inline(always)]
-    fn retain(&mut self, keep: impl FnMut(&mut T) -> bool) {
-        ArrayVec::retain(self, keep)
-    }
-    #[inline(always)]
-    fn truncate(&mut self, len: usize) {
-        ArrayVec::truncate(self, len)
-    }
 }
 
 impl<T: Copy + std::fmt::Debug, const N: usize> ListStore<T> for SmallVec<[T; N]> {
@@ -180,13 +168,5 @@ impl<T: Copy + std::fmt::Debug, const N: usize> ListStore<T> for SmallVec<[T; N]
     #[inline(always)]
     fn clear(&mut self) {
         SmallVec::clear(self)
-    }
-    #[inline(always)]
-    fn retain(&mut self, keep: impl FnMut(&mut T) -> bool) {
-        SmallVec::retain(self, keep)
-    }
-    #[inline(always)]
-    fn truncate(&mut self, len: usize) {
-        SmallVec::truncate(self, len)
     }
 }

@@ -15,8 +15,8 @@ use crate::search::SearchGame;
 
 impl GameMove for GtMove {
     const NONE: GtMove = GtMove::NONE;
-    /// Capture routes are not bounded by a small number (one king against twelve men has
-    /// positions with more than 400), so the list grows past its 64 places on the stack.
+    /// Capture routes are not bounded by a small number (one king against fourteen men has a
+    /// position with 21,617), so the list grows past its 64 places on the stack.
     type List<T: Copy + std::fmt::Debug> = smallvec::SmallVec<[T; 64]>;
 
     /// A step is coded exactly (`1 + from · 64 + to`, below 4,097); a capture by a hash of its
