@@ -71,6 +71,21 @@ impl<V: Variant> Layout<V> {
         Some(Self::BOARD + theirs * Self::HAND + Self::hand_offset(k) + n as usize - 1)
     }
 
+    /// The feature that `feature` becomes when the position is mirrored left to right (the
+    /// first file swapped with the last): the board feature of the mirrored square, the same
+    /// hand feature. The rules are symmetric, so the mirrored position has the same value; the
+    /// trainer uses this to learn from each position twice.
+    pub fn mirrored(feature: usize) -> usize {
+        if feature >= Self::BOARD {
+            return feature;
+        }
+        let ranks = V::GEOMETRY.ranks as usize;
+        let files = V::GEOMETRY.files as usize;
+        let (block, sq) = (feature / Self::SQUARES, feature % Self::SQUARES);
+        let (file, rank) = (sq / ranks, sq % ranks);
+        block * Self::SQUARES + (files - 1 - file) * ranks + rank
+    }
+
     /// Appends the active features of `pos` seen from `perspective` to `out`.
     pub fn active(pos: &Board<V>, perspective: Color, out: &mut Vec<u16>) {
         for sq in pos.occupied() {
@@ -233,6 +248,98 @@ mod incremental {
             }
         }
         assert!(checked > games * 20);
+    }
+
+    /// The SFEN of `sfen`'s position mirrored left to right: each rank's cells reversed.
+    fn mirror_sfen(sfen: &str) -> String {
+        let (board, rest) = sfen.split_once(' ').unwrap();
+        let ranks: Vec<String> = board
+            .split('/')
+            .map(|rank| {
+                let mut cells: Vec<String> = Vec::new();
+                let mut promoted = false;
+                for c in rank.chars() {
+                    if c == '+' {
+                        promoted = true;
+                    } else if let Some(n) = c.to_digit(10) {
+                        cells.extend((0..n).map(|_| String::new()));
+                    } else {
+                        cells.push(if promoted {
+                            format!("+{c}")
+                        } else {
+                            c.to_string()
+                        });
+                        promoted = false;
+                    }
+                }
+                let mut out = String::new();
+                let mut empty = 0;
+                for cell in cells.iter().rev() {
+                    if cell.is_empty() {
+                        empty += 1;
+                        continue;
+                    }
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push_str(cell);
+                }
+                if empty > 0 {
+                    out.push_str(&empty.to_string());
+                }
+                out
+            })
+            .collect();
+        format!("{} {rest}", ranks.join("/"))
+    }
+
+    /// Along random games, the mirrored features of each position are the features of the
+    /// position mirrored left to right, in both perspectives.
+    fn mirrored_features_match<V: Variant>(games: usize, seed: u64) {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut checked = 0;
+        for _ in 0..games {
+            let mut pos = Board::<V>::startpos();
+            for _ in 0..150 {
+                let mirror = Board::<V>::from_sfen(&mirror_sfen(&pos.to_sfen())).unwrap();
+                for c in Color::ALL {
+                    let (mut a, mut b) = (Vec::new(), Vec::new());
+                    Layout::<V>::active(&pos, c, &mut a);
+                    Layout::<V>::active(&mirror, c, &mut b);
+                    let mut a: Vec<usize> = a
+                        .iter()
+                        .map(|&f| Layout::<V>::mirrored(f as usize))
+                        .collect();
+                    let mut b: Vec<usize> = b.iter().map(|&f| f as usize).collect();
+                    a.sort_unstable();
+                    b.sort_unstable();
+                    assert_eq!(a, b, "{}", pos.to_sfen());
+                }
+                checked += 1;
+                let mut list = MoveList::<Move>::new();
+                pos.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                pos.play(list[rng.random_range(0..list.len())]);
+            }
+        }
+        assert!(checked > games * 20);
+    }
+
+    #[test]
+    fn mirrored_features_are_those_of_the_mirrored_position() {
+        mirrored_features_match::<Standard>(10, 7);
+        mirrored_features_match::<Mini>(30, 8);
+        // Mirroring twice is the identity, and a start-file piece lands on the last file.
+        for f in 0..Layout::<Standard>::FEATURES {
+            assert_eq!(
+                Layout::<Standard>::mirrored(Layout::<Standard>::mirrored(f)),
+                f
+            );
+        }
+        assert_eq!(Layout::<Standard>::mirrored(0), 72);
     }
 
     #[test]

@@ -45,10 +45,19 @@ impl Positions {
         )
     }
 
-    fn push<V: Variant>(&mut self, pos: &Board<V>, score: i16, result: f32) {
+    /// Appends `pos` with its targets; mirrored left to right when `mirror` is true.
+    fn push<V: Variant>(&mut self, pos: &Board<V>, score: i16, result: f32, mirror: bool) {
         let us = pos.side_to_move();
         self.push_with(
-            |side, out| Layout::<V>::active(pos, side, out),
+            |side, out| {
+                let start = out.len();
+                Layout::<V>::active(pos, side, out);
+                if mirror {
+                    for f in &mut out[start..] {
+                        *f = Layout::<V>::mirrored(*f as usize) as u16;
+                    }
+                }
+            },
             us,
             sigmoid(score as f32 / SCALE as f32),
             result,
@@ -151,17 +160,25 @@ pub fn read_games<G: Packable>(
     Ok(report)
 }
 
-/// Loads data files of game `V`; every `val_every`-th game (by its number) is held out.
-pub fn load<V: Variant>(paths: &[std::path::PathBuf], val_every: u64) -> Result<Loaded, String> {
+/// Loads data files of game `V`; every `val_every`-th game (by its number) is held out. With
+/// `mirror`, each training position is also added mirrored left to right (the validation set
+/// stays as recorded, so that its loss compares with a run without).
+pub fn load<V: Variant>(
+    paths: &[std::path::PathBuf],
+    val_every: u64,
+    mirror: bool,
+) -> Result<Loaded, String> {
     let mut train = Positions::default();
     let mut validation = Positions::default();
     let report = read_games::<Board<V>>(paths, val_every, |held_out, r| {
-        let set = if held_out {
-            &mut validation
+        if held_out {
+            validation.push(&r.pos, r.score, r.result.target(), false);
         } else {
-            &mut train
-        };
-        set.push(&r.pos, r.score, r.result.target());
+            train.push(&r.pos, r.score, r.result.target(), false);
+            if mirror {
+                train.push(&r.pos, r.score, r.result.target(), true);
+            }
+        }
     })?;
     Ok(Loaded {
         train,

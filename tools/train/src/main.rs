@@ -57,6 +57,10 @@ struct Args {
     /// Weight of the search score in the target; the game result gets the rest.
     #[arg(long, default_value_t = 0.75)]
     lambda: f32,
+    /// Shogi and minishogi: train on each position twice, as recorded and mirrored left to
+    /// right (the rules are symmetric, so both have the same value).
+    #[arg(long)]
+    mirror: bool,
     /// Every this-many-th game is held out for the validation loss.
     #[arg(long, default_value_t = 20)]
     val_every: u64,
@@ -94,7 +98,7 @@ fn run_datagen<V: Variant>(args: &Args) -> Result<(), String> {
     if args.data.is_empty() || args.table.is_some() {
         return Err(format!("{} trains on --data files", V::NAME));
     }
-    let loaded = data::load::<V>(&args.data, args.val_every)?;
+    let loaded = data::load::<V>(&args.data, args.val_every, args.mirror)?;
     run(args, loaded, Layout::<V>::FEATURES, V::NAME)
 }
 
@@ -106,6 +110,9 @@ fn run_nana(args: &Args) -> Result<(), String> {
     };
     if !(args.share > 0.0 && args.share <= 1.0) {
         return Err("--share must be above 0 and at most 1".into());
+    }
+    if args.mirror {
+        return Err("--mirror is for shogi and minishogi".into());
     }
     let loaded = data::load_nana_table(table, args.share, args.val_every, args.seed)?;
     run(
@@ -121,6 +128,9 @@ fn run_nana(args: &Args) -> Result<(), String> {
 fn run_giveandtake(args: &Args) -> Result<(), String> {
     if args.data.is_empty() || args.table.is_some() {
         return Err("giveandtake fits its weights to --data files".into());
+    }
+    if args.mirror {
+        return Err("--mirror is for shogi and minishogi".into());
     }
     if !(0.0..=1.0).contains(&args.lambda) || args.batch == 0 {
         return Err("--lambda must be within 0..1 and --batch above 0".into());

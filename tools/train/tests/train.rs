@@ -31,9 +31,23 @@ fn training_lowers_the_validation_loss_and_quantises_faithfully() {
         network: None,
     };
     run::<Minishogi>(&cfg, &file, false).unwrap();
-    let loaded = data::load::<Mini>(std::slice::from_ref(&file), 5).unwrap();
+    let loaded = data::load::<Mini>(std::slice::from_ref(&file), 5, false).unwrap();
     assert!(loaded.train.len() > 500, "{} positions", loaded.train.len());
     assert!(loaded.validation.len() > 50);
+    // Mirroring adds each training position once more, mirrored; validation stays as recorded.
+    let mirrored = data::load::<Mini>(std::slice::from_ref(&file), 5, true).unwrap();
+    assert_eq!(mirrored.train.len(), 2 * loaded.train.len());
+    assert_eq!(mirrored.validation.len(), loaded.validation.len());
+    let n = loaded.train.len();
+    let (a, b) = (
+        loaded.train.features(n - 1).0,
+        mirrored.train.features(2 * n - 1).0,
+    );
+    let remapped: Vec<u16> = a
+        .iter()
+        .map(|&f| Layout::<Mini>::mirrored(f as usize) as u16)
+        .collect();
+    assert_eq!(remapped, b);
 
     let shape = Shape {
         features: Layout::<Mini>::FEATURES,
