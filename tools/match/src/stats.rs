@@ -244,15 +244,17 @@ impl Sprt {
 
     /// The log-likelihood ratio of the pair results, in the normal approximation of the
     /// generalized SPRT: `N (s1 - s0) (2 m - s0 - s1) / (2 v)` with `m` and `v` the mean and variance
-    /// of a pair's per-game score and `s0`, `s1` the scores of `elo0`, `elo1`; empty buckets are
-    /// counted as 0.001 pairs. 0 before the first pair.
+    /// of a pair's per-game score and `s0`, `s1` the scores of `elo0`, `elo1`, each bucket counted
+    /// half a pair more than it holds (a Jeffreys prior). 0 before the first pair.
     pub fn llr(&self, pairs: &Pentanomial) -> f64 {
         if pairs.pairs() == 0 {
             return 0.0;
         }
-        // Empty buckets count as 0.001 pairs, so that one-sided results (deterministic engines
-        // give them) still have a variance.
-        let counts: Vec<f64> = pairs.0.iter().map(|&c| (c as f64).max(1e-3)).collect();
+        // Half a pair more in every bucket, so that one-sided results (deterministic engines
+        // give them: in minishogi at fixed nodes every pair may split 1-1, each side winning
+        // as Black) keep a variance. Counting empty buckets as 0.001 pairs instead let 20 split
+        // pairs reach an LLR of -265 against elo1 = 20, "H0" with no evidence of a difference.
+        let counts: Vec<f64> = pairs.0.iter().map(|&c| c as f64 + 0.5).collect();
         let n: f64 = counts.iter().sum();
         let m = counts
             .iter()
@@ -412,27 +414,43 @@ mod tests {
         let (lo, hi) = sprt.bounds();
         close(lo, -2.944_438_979, 1e-9);
         close(hi, 2.944_438_979, 1e-9);
-        // s0 = 0.5, s1 = 0.507195; [0,2,3,4,1] would give 10·(s1−s0)(1.2 − s0 − s1)/(2·0.0525)
-        // = 0.132119; with its empty bucket counted as 0.001 pairs, 0.131972.
-        close(sprt.llr(&Pentanomial([0, 2, 3, 4, 1])), 0.131_972_476, 1e-8);
+        // s0 = 0.5, s1 = 0.507195; [0,2,3,4,1] counted as [0.5,2.5,3.5,4.5,1.5]: 12.5 pairs of
+        // mean 0.57 and variance 0.0621, 12.5·(s1−s0)(1.14 − s0 − s1)/(2·0.0621) = 0.100168.
+        close(sprt.llr(&Pentanomial([0, 2, 3, 4, 1])), 0.100_167_991, 1e-8);
         close(
             sprt.llr(&Pentanomial([1, 2, 4, 2, 1])),
-            -0.003_451_280,
+            -0.003_806_559,
             1e-8,
         );
         close(
             sprt.llr(&Pentanomial([2, 5, 20, 10, 3])),
-            0.218_973_967,
+            0.201_149_907,
             1e-8,
         );
-        // One-sided results still move the test.
+        // One-sided results move the test, but a few of them decide nothing.
         close(
             sprt.llr(&Pentanomial([0, 0, 7, 0, 0])),
-            -2.031_672_594,
+            -0.007_475_473,
             1e-8,
         );
-        close(sprt.llr(&Pentanomial([0, 0, 0, 0, 1])), 1.916_885_225, 1e-8);
-        close(sprt.llr(&Pentanomial([0, 0, 0, 0, 2])), 7.643_530_485, 1e-8);
+        close(sprt.llr(&Pentanomial([0, 0, 0, 0, 1])), 0.024_994_952, 1e-8);
+        close(sprt.llr(&Pentanomial([0, 0, 0, 0, 2])), 0.053_963_923, 1e-8);
+        // Pairs that all split 1-1 (each engine wins as Black) accept H0 against elo1 = 20 only
+        // after about 45 of them: 40 are not enough, 47 are.
+        let twenty = Sprt { elo1: 20.0, ..sprt };
+        close(
+            twenty.llr(&Pentanomial([0, 0, 21, 0, 0])),
+            -0.730_379_275,
+            1e-8,
+        );
+        assert_eq!(
+            twenty.state(twenty.llr(&Pentanomial([0, 0, 40, 0, 0])), 40),
+            SprtState::Continue
+        );
+        assert_eq!(
+            twenty.state(twenty.llr(&Pentanomial([0, 0, 47, 0, 0])), 47),
+            SprtState::AcceptH0
+        );
         assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);
         assert_eq!(sprt.state(0.1, 100), SprtState::Continue);
         assert_eq!(sprt.state(3.0, 100), SprtState::AcceptH1);
@@ -440,13 +458,8 @@ mod tests {
         // A one-sided run of wins ends the test.
         let wins = Pentanomial([0, 0, 10, 40, 50]);
         assert_eq!(sprt.state(sprt.llr(&wins), 100), SprtState::AcceptH1);
-        // One lost pair has an LLR past the lower bound with elo1 = 10, but decides nothing yet.
-        let wide = Sprt { elo1: 10.0, ..sprt };
-        let one_loss = Pentanomial([1, 0, 0, 0, 0]);
-        assert!(wide.llr(&one_loss) < wide.bounds().0);
-        assert_eq!(
-            wide.state(wide.llr(&one_loss), one_loss.pairs()),
-            SprtState::Continue
-        );
+        // Before MIN_SPRT_PAIRS pairs no LLR decides.
+        assert_eq!(sprt.state(-3.0, MIN_SPRT_PAIRS - 1), SprtState::Continue);
+        assert_eq!(sprt.state(3.0, MIN_SPRT_PAIRS - 1), SprtState::Continue);
     }
 }

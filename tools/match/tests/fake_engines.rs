@@ -654,8 +654,8 @@ fn ctrl_c_records_unfinished_games_and_prints_the_results() {
 
 #[test]
 fn sprt_stops_the_match() {
-    // The repeater wins every game: the LLR is above the upper bound from the second pair on,
-    // but no verdict comes before MIN_SPRT_PAIRS (20) pairs.
+    // The repeater wins every game: with the half-pair prior in every pentanomial bucket, the
+    // LLR passes the upper bound (elo0 0, elo1 5) at the 26th pair.
     let (rows, output) = play(
         "sprt",
         &[
@@ -674,12 +674,12 @@ fn sprt_stops_the_match() {
             "400",
         ],
     );
-    // The test decides after 20 pairs. Pairs the workers began before the verdict reached
+    // The test decides after 26 pairs. Pairs the workers began before the verdict reached
     // them are finished too (a pair is never left half played): a few on a quiet machine,
     // more on a loaded one, but the match stops far short of its 200 pairs.
     let pairs = rows.len() / 2;
     assert!(
-        rows.len() % 2 == 0 && (20..100).contains(&pairs),
+        rows.len() % 2 == 0 && (26..100).contains(&pairs),
         "{} rows",
         rows.len()
     );
