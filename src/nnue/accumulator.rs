@@ -21,9 +21,14 @@ pub struct MoveDelta {
 impl MoveDelta {
     /// Records the changes of `perspective`.
     pub fn set(&mut self, perspective: Color, removed: &[u16], added: &[u16]) {
+        // Element by element: a slice copy of one or two values would call `memcpy`.
         let p = perspective.index();
-        self.removed[p][..removed.len()].copy_from_slice(removed);
-        self.added[p][..added.len()].copy_from_slice(added);
+        for (i, &f) in removed.iter().take(2).enumerate() {
+            self.removed[p][i] = f;
+        }
+        for (i, &f) in added.iter().take(2).enumerate() {
+            self.added[p][i] = f;
+        }
         self.len[p] = (removed.len() as u8, added.len() as u8);
     }
 }

@@ -267,6 +267,8 @@ impl<G: SearchGame> Worker<'_, G> {
                 }
             }
 
+            let prefetched = self.prefetch_child(pos, mv);
+
             // Step 11. Extensions: the singular table move; safe checks.
             let extension = if mv == tt_move && tt_extension != 0 {
                 tt_extension
@@ -275,8 +277,7 @@ impl<G: SearchGame> Worker<'_, G> {
             };
             let new_depth = depth - 1 + extension;
 
-            let mut child = pos.clone();
-            child.play(mv);
+            let child = self.play_child(pos, mv, prefetched);
             self.enter_child(pos, Some(mv), ply);
             debug_assert_eq!(child.in_check(), gives_check);
             self.nodes += 1;

@@ -64,6 +64,13 @@ pub trait SearchGame: Position {
     fn mate_in_one(&self) -> Option<Self::Move> {
         None
     }
+    /// The key of the position after the legal move `mv`, when the game can tell it without
+    /// playing the move (`None` otherwise): the search fetches the child's table entry with it
+    /// while it still prepares the move.
+    #[inline(always)]
+    fn key_after(&self, _mv: Self::Move) -> Option<u64> {
+        None
+    }
     /// Number of input features of the game's networks (0: the game has no learned evaluation).
     const NNUE_FEATURES: usize = 0;
     /// Appends the network's active input features of the position, seen from `perspective`.

@@ -87,6 +87,7 @@ impl<G: SearchGame> Worker<'_, G> {
         }
         let mut best_move = Self::NO_MOVE;
         while let Some((mv, score)) = self.pickers[ply].next_move(pos, &self.history) {
+            let prefetched = self.prefetch_child(pos, mv);
             if !in_check {
                 if !mv.is_promotion() && eval + pos.captured_value(mv) + DELTA_MARGIN <= alpha {
                     continue;
@@ -99,8 +100,7 @@ impl<G: SearchGame> Worker<'_, G> {
                     continue;
                 }
             }
-            let mut child = pos.clone();
-            child.play(mv);
+            let child = self.play_child(pos, mv, prefetched);
             self.enter_child(pos, Some(mv), ply);
             self.nodes += 1;
             let value = -self.qsearch::<N>(&child, -beta, -alpha, ply + 1, qply + 1);

@@ -175,6 +175,30 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         self.acc[ply].evaluate(net, pos.side_to_move())
     }
 
+    /// Starts fetching the table entry of the position after `mv` from memory, when the game
+    /// can tell its key without playing the move; returns that key.
+    #[inline(always)]
+    pub fn prefetch_child(&self, pos: &G, mv: G::Move) -> Option<u64> {
+        let key = pos.key_after(mv);
+        if let Some(k) = key {
+            self.setup.tt.prefetch(k);
+        }
+        key
+    }
+
+    /// `pos` after `mv`; its table entry is fetched now unless `prefetched` (the key that
+    /// [`Worker::prefetch_child`] fetched already).
+    #[inline(always)]
+    pub fn play_child(&self, pos: &G, mv: G::Move, prefetched: Option<u64>) -> G {
+        let mut child = pos.clone();
+        child.play(mv);
+        debug_assert!(prefetched.is_none_or(|k| k == child.key()));
+        if prefetched.is_none() {
+            self.setup.tt.prefetch(child.key());
+        }
+        child
+    }
+
     /// Notes that `mv`, played in `pos` at `ply`, leads to the position of `ply + 1` (`None`:
     /// a null move), for the accumulators.
     #[inline]

@@ -252,6 +252,11 @@ impl<V: Variant> crate::search::SearchGame for Board<V> {
         Some(folded.wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ (folded >> 31))
     }
 
+    #[inline(always)]
+    fn key_after(&self, mv: crate::core::moves::Move) -> Option<u64> {
+        Some(Board::key_after(self, mv))
+    }
+
     /// The packed move is its own code.
     #[inline(always)]
     fn move_from_code(&self, code: u16) -> crate::core::moves::Move {

@@ -142,7 +142,7 @@ impl<V: Variant> Board<V> {
     fn mates(&self, mv: Move) -> bool {
         let mut child = self.clone();
         child.play(mv);
-        !child.opponent_in_check() && child.in_check() && child.count_legal_moves() == 0
+        !child.opponent_in_check() && child.in_check() && !child.has_legal_move()
     }
 }
 

@@ -8,7 +8,7 @@ use arrayvec::ArrayVec;
 
 use super::Variant;
 use super::position::Board;
-use super::types::Kind;
+use super::types::{HAND_KIND_COUNT, Kind};
 use crate::core::bitboard::Bitboard;
 use crate::core::color::Color;
 use crate::core::moves::{Move, MoveList};
@@ -271,7 +271,8 @@ impl<V: Variant> Board<V> {
         } else {
             (!own & t.board, empty)
         };
-        let (pinned, pins) = self.pins(us, ksq, occ);
+        let mut pins = Pins::new();
+        let pinned = self.pins(us, ksq, occ, &mut pins);
         self.piece_moves(sink, target & filter, pinned, &pins);
         if drops {
             self.drop_moves(sink, drop_target);
@@ -300,10 +301,93 @@ impl<V: Variant> Board<V> {
         self.generate_onto(&mut QuietSink { list }, empty, true);
     }
 
-    /// True when `mv` (any 16-bit value) is legal: the legal moves onto its destination are
-    /// generated and searched for it (during an extra-move handicap the generator emits White's
-    /// `pass` whatever the destination).
+    /// True when `mv` (any 16-bit value, e.g. from a table entry) is legal, decided by the
+    /// rules directly: the piece can make that move, and afterwards no enemy piece attacks our
+    /// king (which covers checks and pins alike). During an extra-move handicap the generator
+    /// decides ([`Board::is_generated`]).
     pub fn is_legal(&self, mv: Move) -> bool {
+        let t = V::tables();
+        let to = mv.to();
+        if mv == Move::NONE || !t.board.has(to) {
+            return false;
+        }
+        if V::EXTRA_MOVES && self.extra_moves > 0 {
+            return self.is_generated(mv);
+        }
+        let us = self.side;
+        let them = !us;
+        let occ = self.occupied();
+        let ui = us.index();
+        if mv.is_drop() {
+            let code = mv.drop_piece();
+            if mv.is_promotion() || code as usize >= HAND_KIND_COUNT || occ.has(to) {
+                return false;
+            }
+            let kind = Kind::from_code(code);
+            if self.hands[us].count(kind) == 0 {
+                return false;
+            }
+            let dead = match kind {
+                Kind::Pawn | Kind::Lance => t.last_rank[ui],
+                Kind::Knight => t.last_two[ui],
+                _ => Bitboard::EMPTY,
+            };
+            if dead.has(to) {
+                return false;
+            }
+            if kind == Kind::Pawn {
+                let file = t.files[V::GEOMETRY.file(to) as usize];
+                if (self.pieces(us, Kind::Pawn) & file).any() {
+                    return false;
+                }
+                if let Some(ek) = self.kings[them]
+                    && t.pawn[them.index()][ek.index()].has(to)
+                    && self.pawn_drop_mates(to, ek)
+                {
+                    return false;
+                }
+            }
+            return match self.kings[us] {
+                Some(ksq) => self.attackers_to(ksq, them, occ.with(to)).is_empty(),
+                None => true,
+            };
+        }
+        let from = mv.from();
+        if !t.board.has(from) {
+            return false;
+        }
+        let piece = self.piece_at(from);
+        if piece.is_none() || piece.color() != us || self.by_color[us].has(to) {
+            return false;
+        }
+        let kind = piece.kind();
+        if !t.attacks(kind, us, from, occ).has(to) {
+            return false;
+        }
+        let promotion_ok = if mv.is_promotion() {
+            kind.can_promote() && (t.zone[ui].has(from) || t.zone[ui].has(to))
+        } else {
+            !(kind.can_promote() && t.forced[ui][kind.index()].has(to))
+        };
+        if !promotion_ok {
+            return false;
+        }
+        if kind == Kind::King {
+            return self.attackers_to(to, them, occ.without(from)).is_empty();
+        }
+        match self.kings[us] {
+            Some(ksq) => {
+                let after = occ.without(from).with(to);
+                self.attackers_to(ksq, them, after).without(to).is_empty()
+            }
+            None => true,
+        }
+    }
+
+    /// True when `mv` (any 16-bit value) is among the legal moves the generator makes onto its
+    /// destination (during an extra-move handicap the generator emits White's `pass` whatever
+    /// the destination).
+    fn is_generated(&self, mv: Move) -> bool {
         let board = V::tables().board;
         if mv == Move::NONE || !board.has(mv.to()) {
             return false;
@@ -318,6 +402,25 @@ impl<V: Variant> Board<V> {
             mv.is_drop(),
         );
         sink.found
+    }
+
+    /// True when the side to move has a legal move. A king step to a safe square, the usual
+    /// answer to a check, is looked for first; only without one are the moves counted.
+    pub(super) fn has_legal_move(&self) -> bool {
+        if !(V::EXTRA_MOVES && self.extra_moves > 0)
+            && let Some(ksq) = self.kings[self.side]
+        {
+            let t = V::tables();
+            let occ = self.occupied().without(ksq);
+            for to in t.king[ksq.index()] & !self.by_color[self.side] {
+                if self.attackers_to(to, !self.side, occ).is_empty() {
+                    return true;
+                }
+            }
+        }
+        let mut count = 0usize;
+        self.generate(&mut count);
+        count > 0
     }
 
     /// The number of legal moves, all drops onto one square counted as one.
@@ -344,8 +447,9 @@ impl<V: Variant> Board<V> {
         self.generate(&mut sink);
     }
 
-    /// Pieces of `us` pinned to the king on `ksq`, with the line each may move along.
-    fn pins(&self, us: Color, ksq: Square, occ: Bitboard) -> (Bitboard, Pins) {
+    /// Pieces of `us` pinned to the king on `ksq`; each is added to `pins` with the line it may
+    /// move along (filled in place: returning the list would copy all its capacity).
+    fn pins(&self, us: Color, ksq: Square, occ: Bitboard, pins: &mut Pins) -> Bitboard {
         let t = V::tables();
         let them = !us;
         let k = ksq.index();
@@ -355,7 +459,6 @@ impl<V: Variant> Board<V> {
                 & (self.pieces(them, Kind::Bishop) | self.pieces(them, Kind::Horse)))
             | (t.lines.rays[us.index()][k] & self.pieces(them, Kind::Lance));
         let mut pinned = Bitboard::EMPTY;
-        let mut pins = Pins::new();
         for s in snipers {
             let between = t.lines.between(ksq, s);
             let blockers = between & occ;
@@ -364,7 +467,7 @@ impl<V: Variant> Board<V> {
                 pins.push((blockers.lsb(), between.with(s)));
             }
         }
-        (pinned, pins)
+        pinned
     }
 
     /// Emits the moves of the piece of `kind` on `from` to the squares `to`, with promotion choices.
@@ -545,5 +648,88 @@ impl<V: Variant> Board<V> {
             return "the piece must promote there".into();
         }
         "it leaves the king in check".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::game::Position;
+    use crate::games::minishogi::Mini;
+    use crate::games::shogi::Standard;
+    use rand::{RngExt, SeedableRng};
+
+    /// Calls `check` at each position along `games` random games of `V` (up to 160 plies each);
+    /// returns how many positions were in check and how many had a drop among their moves.
+    fn along_random_games<V: Variant>(
+        games: usize,
+        seed: u64,
+        mut check: impl FnMut(&Board<V>, &MoveList),
+    ) -> (usize, usize) {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let (mut checks, mut drops) = (0, 0);
+        for _ in 0..games {
+            let mut pos = Board::<V>::startpos();
+            for _ in 0..160 {
+                let mut list = MoveList::<Move>::new();
+                pos.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                checks += pos.in_check() as usize;
+                drops += list.iter().any(|m| m.is_drop()) as usize;
+                check(&pos, &list);
+                pos.play(list[rng.random_range(0..list.len())]);
+            }
+        }
+        (checks, drops)
+    }
+
+    /// The direct legality test agrees with the generator on every 16-bit value.
+    fn direct_legality_agrees_with_the_generator<V: Variant>(games: usize, seed: u64) {
+        let (checks, drops) = along_random_games::<V>(games, seed, |pos, _| {
+            for code in 0..=u16::MAX {
+                let mv = Move(code);
+                assert_eq!(
+                    pos.is_legal(mv),
+                    pos.is_generated(mv),
+                    "{code} in {}",
+                    pos.to_sfen()
+                );
+            }
+        });
+        assert!(checks > 0 && drops > 0, "the games met no check or no drop");
+    }
+
+    /// `key_after` gives the key that playing the move computes, for every legal move.
+    fn key_after_agrees_with_playing<V: Variant>(games: usize, seed: u64) {
+        along_random_games::<V>(games, seed, |pos, list| {
+            for &mv in list.iter() {
+                let mut child = pos.clone();
+                child.play(mv);
+                assert_eq!(
+                    pos.key_after(mv),
+                    child.key(),
+                    "{mv:?} in {}",
+                    pos.to_sfen()
+                );
+            }
+        });
+    }
+
+    #[test]
+    fn key_after_agrees_with_playing_in_shogi_and_minishogi() {
+        key_after_agrees_with_playing::<Standard>(20, 7);
+        key_after_agrees_with_playing::<Mini>(40, 8);
+    }
+
+    #[test]
+    fn direct_legality_agrees_with_the_generator_in_shogi() {
+        direct_legality_agrees_with_the_generator::<Standard>(4, 5);
+    }
+
+    #[test]
+    fn direct_legality_agrees_with_the_generator_in_minishogi() {
+        direct_legality_agrees_with_the_generator::<Mini>(8, 6);
     }
 }

@@ -160,6 +160,44 @@ impl<V: Variant> Board<V> {
         att & mine
     }
 
+    /// The key of the position after the legal move `mv`, without playing it (the same key
+    /// [`Position::play`] computes), so that the search can fetch the child's table entry early.
+    #[inline]
+    pub fn key_after(&self, mv: Move) -> u64 {
+        let us = self.side;
+        let z = &*ZOBRIST;
+        let mut key = self.key ^ z.side;
+        if V::EXTRA_MOVES && self.extra_moves > 0 {
+            if mv == Move::PASS {
+                return key;
+            }
+            let n = self.extra_moves as usize;
+            key ^= z.extra[n] ^ z.extra[n - 1];
+        }
+        let to = mv.to();
+        if mv.is_drop() {
+            let kind = Kind::from_code(mv.drop_piece());
+            let held = self.hands[us].0[kind.index()] as usize;
+            return key
+                ^ z.hand[us.index()][kind.index()][held]
+                ^ z.board[Piece::new(us, kind).index()][to.index()];
+        }
+        let piece = self.piece_at(mv.from());
+        let captured = self.piece_at(to);
+        if !captured.is_none() {
+            let kind = captured.kind().unpromoted();
+            let held = self.hands[us].0[kind.index()] as usize;
+            key ^=
+                z.board[captured.index()][to.index()] ^ z.hand[us.index()][kind.index()][held + 1];
+        }
+        let placed = if mv.is_promotion() {
+            Piece::new(us, piece.kind().promoted())
+        } else {
+            piece
+        };
+        key ^ z.board[piece.index()][mv.from().index()] ^ z.board[placed.index()][to.index()]
+    }
+
     fn put(&mut self, sq: Square, piece: Piece) {
         self.squares[sq.index()] = piece;
         self.by_color[piece.color()] |= Bitboard::from_square(sq);
