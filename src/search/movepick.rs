@@ -198,12 +198,29 @@ impl<M: GameMove> MovePicker<M> {
         } else {
             pos.legal_moves(&mut moves);
         }
+        // The killers and the counter-move as moves of `pos`. Quiescence's moves all score as
+        // captures or promotions, so it needs none. A staged game turns codes into moves
+        // cheaply; elsewhere the moves just generated are searched (the generator's order, so
+        // the same move as `move_from_code` would find).
+        let to_move = |code: u16| {
+            if self.tactical_only || code == 0 {
+                M::NONE
+            } else if self.staged {
+                pos.move_from_code(code)
+            } else {
+                moves
+                    .iter()
+                    .copied()
+                    .find(|m| m.code() == code)
+                    .unwrap_or(M::NONE)
+            }
+        };
         let [k0, k1] = history.killers(self.ply);
-        let killers = [pos.move_from_code(k0), pos.move_from_code(k1)];
+        let killers = [to_move(k0), to_move(k1)];
         let counter = if self.previous == M::NONE {
             M::NONE
         } else {
-            pos.move_from_code(history.counter(self.previous))
+            to_move(history.counter(self.previous))
         };
         self.generated = true;
         if self.staged {
@@ -286,6 +303,17 @@ impl<M: GameMove> MovePicker<M> {
     }
 }
 
+/// The place of the largest of `entries[from..]` (not empty). Entries are unique (each holds
+/// its move's index), so the largest value names one place: finding the value first and then
+/// its place takes two passes that the compiler vectorises, faster than one pass that tracks
+/// the best place.
+#[inline(always)]
+fn best_index(entries: &[i64], from: usize) -> usize {
+    let rest = &entries[from..];
+    let max = rest.iter().copied().fold(i64::MIN, i64::max);
+    from + rest.iter().position(|&e| e == max).unwrap_or(0)
+}
+
 /// True when the packed entry is a capture still scored as winning its exchange: among the
 /// moves not yet taken, every capture scored that way is unverified (a verified one is taken at
 /// once).
@@ -356,12 +384,7 @@ impl<M: GameMove> MovePicker<M> {
             if self.next >= n {
                 return None;
             }
-            let mut best = self.next;
-            for i in self.next + 1..n {
-                if self.entries[i] > self.entries[best] {
-                    best = i;
-                }
-            }
+            let best = best_index(&self.entries, self.next);
             let e = self.entries[best];
             if score_of(e) < PROMOTION {
                 return None;
@@ -387,12 +410,7 @@ impl<M: GameMove> MovePicker<M> {
         if !self.sorted {
             if self.next - self.rest_start < SELECTION_PICKS {
                 loop {
-                    let mut best = self.next;
-                    for i in self.next + 1..n {
-                        if self.entries[i] > self.entries[best] {
-                            best = i;
-                        }
-                    }
+                    let best = best_index(&self.entries, self.next);
                     match unverified(self.entries[best])
                         .then(|| self.verify(pos, self.entries[best]))
                         .flatten()

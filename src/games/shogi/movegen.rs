@@ -404,17 +404,42 @@ impl<V: Variant> Board<V> {
         sink.found
     }
 
-    /// True when the side to move has a legal move. A king step to a safe square, the usual
-    /// answer to a check, is looked for first; only without one are the moves counted.
+    /// True when the side to move has a legal move. In check, the usual answers are tried
+    /// first: a king step to a safe square, then a capture of a lone checker by another piece
+    /// (legal when nothing else then attacks the king); only a distant check that none of these
+    /// answers (an interposition may) has its moves counted.
     pub(super) fn has_legal_move(&self) -> bool {
         if !(V::EXTRA_MOVES && self.extra_moves > 0)
             && let Some(ksq) = self.kings[self.side]
         {
             let t = V::tables();
-            let occ = self.occupied().without(ksq);
-            for to in t.king[ksq.index()] & !self.by_color[self.side] {
-                if self.attackers_to(to, !self.side, occ).is_empty() {
+            let (us, them) = (self.side, !self.side);
+            let occ = self.occupied();
+            let without_king = occ.without(ksq);
+            for to in t.king[ksq.index()] & !self.by_color[us] {
+                if self.attackers_to(to, them, without_king).is_empty() {
                     return true;
+                }
+            }
+            let checkers = self.checkers;
+            if checkers.more_than_one() {
+                return false;
+            }
+            if checkers.any() {
+                let checker = checkers.lsb();
+                let capturers = self.attackers_to(checker, us, occ).without(ksq);
+                for from in capturers {
+                    let after = occ.without(from);
+                    if self
+                        .attackers_to(ksq, them, after)
+                        .without(checker)
+                        .is_empty()
+                    {
+                        return true;
+                    }
+                }
+                if t.lines.between(ksq, checker).is_empty() {
+                    return false;
                 }
             }
         }
@@ -715,6 +740,29 @@ mod tests {
                 );
             }
         });
+    }
+
+    /// `has_legal_move` agrees with counting the moves, after every legal move (so in many
+    /// checks, some of them mates).
+    fn has_legal_move_agrees_with_counting<V: Variant>(games: usize, seed: u64) -> usize {
+        let mut mates = 0;
+        along_random_games::<V>(games, seed, |pos, list| {
+            for &mv in list.iter() {
+                let mut child = pos.clone();
+                child.play(mv);
+                let count = child.count_legal_moves();
+                mates += (count == 0) as usize;
+                assert_eq!(child.has_legal_move(), count > 0, "{}", child.to_sfen());
+            }
+        });
+        mates
+    }
+
+    #[test]
+    fn has_legal_move_agrees_with_counting_in_shogi_and_minishogi() {
+        let mates = has_legal_move_agrees_with_counting::<Standard>(30, 9)
+            + has_legal_move_agrees_with_counting::<Mini>(60, 10);
+        assert!(mates > 0, "no mate met: the test proves little");
     }
 
     #[test]
