@@ -21,8 +21,14 @@ pub const GIVE_AND_TAKE_DEPTH: i32 = 8;
 /// Table size used by the bench.
 const BENCH_HASH_MIB: usize = 16;
 
-/// Searches each bench position of `G` to `depth`; returns the nodes.
-fn bench_game<G: SearchGame>(depth: i32, tt: &TranspositionTable, say: &dyn Fn(&str)) -> u64 {
+/// Searches each bench position of `G` to `depth`, with the game's built-in network when
+/// `networks` (else the hand-written evaluation); returns the nodes.
+fn bench_game<G: SearchGame>(
+    depth: i32,
+    networks: bool,
+    tt: &TranspositionTable,
+    say: &dyn Fn(&str),
+) -> u64 {
     let mut total = 0;
     let start = Instant::now();
     for sfen in G::BENCH_SFENS {
@@ -35,7 +41,8 @@ fn bench_game<G: SearchGame>(depth: i32, tt: &TranspositionTable, say: &dyn Fn(&
             multipv: 1,
             ..Limits::default()
         };
-        let result = search::search_position(&pos, limits, 1, tt, &shared);
+        let network = networks.then(|| crate::nnue::embedded(G::NAME)).flatten();
+        let result = search::search_position_with(&pos, limits, 1, tt, &shared, network.as_deref());
         say(&format!(
             "info string {} {sfen}: {} nodes, best {}",
             G::NAME,
@@ -56,17 +63,25 @@ fn bench_game<G: SearchGame>(depth: i32, tt: &TranspositionTable, say: &dyn Fn(&
 /// Runs the bench (the depth of standard shogi may be overridden; minishogi goes two plies
 /// deeper); prints one line per position and the total. Returns (nodes, nodes per second).
 pub fn run(depth: Option<i32>, say: &dyn Fn(&str)) -> (u64, u64) {
+    run_with(depth, true, say)
+}
+
+/// [`run`], evaluating with the built-in networks when `networks` (the signature) or else with
+/// the hand-written evaluation (to compare the speed of the two).
+pub fn run_with(depth: Option<i32>, networks: bool, say: &dyn Fn(&str)) -> (u64, u64) {
     let tt = TranspositionTable::new(BENCH_HASH_MIB);
     let start = Instant::now();
     let shogi_depth = depth.unwrap_or(SHOGI_DEPTH);
-    let mut nodes = bench_game::<Shogi>(shogi_depth, &tt, say);
+    let mut nodes = bench_game::<Shogi>(shogi_depth, networks, &tt, say);
     nodes += bench_game::<Minishogi>(
         depth.map_or(MINISHOGI_DEPTH, |d| d + MINISHOGI_DEPTH - SHOGI_DEPTH),
+        networks,
         &tt,
         say,
     );
     nodes += bench_game::<Nana>(
         depth.map_or(NANA_DEPTH, |d| d + NANA_DEPTH - SHOGI_DEPTH),
+        networks,
         &tt,
         say,
     );
@@ -74,6 +89,7 @@ pub fn run(depth: Option<i32>, say: &dyn Fn(&str)) -> (u64, u64) {
         depth.map_or(GIVE_AND_TAKE_DEPTH, |d| {
             d + GIVE_AND_TAKE_DEPTH - SHOGI_DEPTH
         }),
+        networks,
         &tt,
         say,
     );

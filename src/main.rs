@@ -89,6 +89,10 @@ enum Command {
         /// run is printed and the best and median are reported.
         #[arg(long, default_value_t = 3)]
         runs: usize,
+        /// Evaluation of the `search` bench: `nnue` (the built-in networks, the default and the
+        /// signature) or `classic` (the hand-written evaluation, to compare nodes/s).
+        #[arg(long, default_value = "nnue", value_parser = ["nnue", "classic"])]
+        eval: String,
     },
     /// Plays this engine against itself in-process with two configurations (A and B), e.g. two
     /// threads against one, or the full search against plain alpha-beta.
@@ -355,6 +359,7 @@ fn run(command: Option<Command>) -> Result<(), String> {
             threads,
             ms,
             runs,
+            eval,
         }) => match what.as_str() {
             "smp" => {
                 tsubame::bench::smp(threads, ms, &|l: &str| println!("{l}"));
@@ -368,7 +373,10 @@ fn run(command: Option<Command>) -> Result<(), String> {
                 Ok(())
             }
             "search" => {
-                tsubame::bench::run(depth.map(|d| d as i32), &|l: &str| println!("{l}"));
+                let networks = eval == "nnue";
+                tsubame::bench::run_with(depth.map(|d| d as i32), networks, &|l: &str| {
+                    println!("{l}")
+                });
                 Ok(())
             }
             other => Err(format!("unknown benchmark '{other}' (search, perft, smp)")),

@@ -175,14 +175,15 @@ impl Lines {
     pub fn slide(&self, d: usize, sq: Square, occ: Bitboard) -> Bitboard {
         let ray = self.rays[d][sq.index()];
         let blockers = ray & occ;
-        if blockers.is_empty() {
-            return ray;
-        }
+        // Without a branch on an empty ray: a sentinel square whose ray in direction `d` is
+        // empty stands in for "no blocker" (square 0 for the directions whose index step is
+        // negative, the last square for the others; neither can lie inside a ray of `d`
+        // before another blocker).
         // Directions whose index step is positive: down (0,1), left (1,0), and the two leftward diagonals.
         let first = if matches!(d, 1 | 2 | 4 | 6) {
-            blockers.lsb()
+            (blockers | Bitboard::from_square(Square(MAX_SQUARES as u8 - 1))).lsb()
         } else {
-            blockers.msb()
+            (blockers | Bitboard::from_square(Square(0))).msb()
         };
         ray ^ self.rays[d][first.index()]
     }

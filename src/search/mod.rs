@@ -310,12 +310,25 @@ pub fn search_position<G: SearchGame>(
     tt: &TranspositionTable,
     shared: &Shared,
 ) -> SearchResult<G::Move> {
+    let network = crate::nnue::embedded(G::NAME);
+    search_position_with(pos, limits, threads, tt, shared, network.as_deref())
+}
+
+/// [`search_position`] evaluating with `network`, or with the hand-written evaluation for
+/// `None`.
+pub fn search_position_with<G: SearchGame>(
+    pos: &G,
+    limits: Limits<G::Move>,
+    threads: usize,
+    tt: &TranspositionTable,
+    shared: &Shared,
+    network: Option<&Network>,
+) -> SearchResult<G::Move> {
     let history = [HistoryEntry {
         key: pos.key(),
         in_check: pos.in_check(),
     }];
     let report = |_: &Report<G::Move>| {};
-    let network = crate::nnue::embedded(G::NAME);
     let setup = SearchSetup {
         history: &history,
         rules: RuleOptions::default(),
@@ -325,7 +338,7 @@ pub fn search_position<G: SearchGame>(
         tt,
         shared,
         report: &report,
-        nnue: network.as_deref(),
+        nnue: network,
     };
     with_search_stack(|| run(pos, &setup))
 }
