@@ -112,6 +112,47 @@ pub(crate) mod avx2 {
     /// The processor has AVX2; every slice has `dst`'s length, a multiple of 16.
     #[target_feature(enable = "avx2")]
     pub unsafe fn update(dst: &mut [i16], src: &[i16], subs: &[&[i16]], adds: &[&[i16]]) {
+        // The counts of a move's changes (one off and one on: a quiet move or a drop; two and
+        // two: a capture) as constants, so that the loop over the rows unrolls.
+        match (subs, adds) {
+            ([s0], [a0]) => unsafe { update_fixed(dst, src, [*s0], [*a0]) },
+            ([s0, s1], [a0, a1]) => unsafe { update_fixed(dst, src, [*s0, *s1], [*a0, *a1]) },
+            _ => unsafe { update_fixed_any(dst, src, subs, adds) },
+        }
+    }
+
+    /// [`update`] with `S` rows to subtract and `A` to add.
+    ///
+    /// # Safety
+    /// As [`update`].
+    #[target_feature(enable = "avx2")]
+    unsafe fn update_fixed<const S: usize, const A: usize>(
+        dst: &mut [i16],
+        src: &[i16],
+        subs: [&[i16]; S],
+        adds: [&[i16]; A],
+    ) {
+        for i in (0..dst.len()).step_by(LANES) {
+            // SAFETY: i + 16 ≤ len for every slice (the caller's promise); unaligned loads.
+            unsafe {
+                let mut v = _mm256_loadu_si256(src.as_ptr().add(i).cast());
+                for row in subs {
+                    v = _mm256_sub_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
+                }
+                for row in adds {
+                    v = _mm256_add_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
+                }
+                _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), v);
+            }
+        }
+    }
+
+    /// [`update`] with any number of rows.
+    ///
+    /// # Safety
+    /// As [`update`].
+    #[target_feature(enable = "avx2")]
+    unsafe fn update_fixed_any(dst: &mut [i16], src: &[i16], subs: &[&[i16]], adds: &[&[i16]]) {
         for i in (0..dst.len()).step_by(LANES) {
             // SAFETY: i + 16 ≤ len for every slice (the caller's promise); unaligned loads.
             unsafe {
@@ -218,6 +259,11 @@ mod tests {
             scalar::update(&mut a, &src, &[&row], &[&row, &src]);
             // SAFETY: AVX2 checked above; lengths are multiples of 16.
             unsafe { avx2::update(&mut b, &src, &[&row], &[&row, &src]) };
+            assert_eq!(a, b);
+            // One row off and one on (a quiet move's change, the unrolled path).
+            scalar::update(&mut a, &src, &[&row], &[&weights]);
+            // SAFETY: as above.
+            unsafe { avx2::update(&mut b, &src, &[&row], &[&weights]) };
             assert_eq!(a, b);
             // SAFETY: as above; weights within ±127.
             let fast = unsafe { avx2::screlu_dot(&src, &weights) };
