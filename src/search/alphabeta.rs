@@ -277,7 +277,7 @@ impl<G: SearchGame> Worker<'_, G> {
             };
             let new_depth = depth - 1 + extension;
 
-            let child = self.play_child(pos, mv, prefetched);
+            let child = self.play_child(pos, mv, prefetched, Some(gives_check));
             self.enter_child(pos, Some(mv), ply);
             debug_assert_eq!(child.in_check(), gives_check);
             self.nodes += 1;

@@ -71,6 +71,12 @@ pub trait SearchGame: Position {
     fn key_after(&self, _mv: Self::Move) -> Option<u64> {
         None
     }
+    /// Plays the legal move `mv`, of which the search already knows whether it gives check
+    /// ([`SearchGame::gives_check`]): a game may then skip looking for checkers.
+    #[inline(always)]
+    fn play_known_check(&mut self, mv: Self::Move, _gives_check: bool) {
+        self.play(mv);
+    }
     /// Number of input features of the game's networks (0: the game has no learned evaluation).
     const NNUE_FEATURES: usize = 0;
     /// Appends the network's active input features of the position, seen from `perspective`.

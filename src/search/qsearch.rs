@@ -100,7 +100,7 @@ impl<G: SearchGame> Worker<'_, G> {
                     continue;
                 }
             }
-            let child = self.play_child(pos, mv, prefetched);
+            let child = self.play_child(pos, mv, prefetched, None);
             self.enter_child(pos, Some(mv), ply);
             self.nodes += 1;
             let value = -self.qsearch::<N>(&child, -beta, -alpha, ply + 1, qply + 1);

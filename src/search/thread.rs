@@ -187,11 +187,21 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     }
 
     /// `pos` after `mv`; its table entry is fetched now unless `prefetched` (the key that
-    /// [`Worker::prefetch_child`] fetched already).
+    /// [`Worker::prefetch_child`] fetched already). `gives_check`, when known, spares the game
+    /// looking for checkers after a move that gives none.
     #[inline(always)]
-    pub fn play_child(&self, pos: &G, mv: G::Move, prefetched: Option<u64>) -> G {
+    pub fn play_child(
+        &self,
+        pos: &G,
+        mv: G::Move,
+        prefetched: Option<u64>,
+        gives_check: Option<bool>,
+    ) -> G {
         let mut child = pos.clone();
-        child.play(mv);
+        match gives_check {
+            Some(check) => child.play_known_check(mv, check),
+            None => child.play(mv),
+        }
         debug_assert!(prefetched.is_none_or(|k| k == child.key()));
         if prefetched.is_none() {
             self.setup.tt.prefetch(child.key());

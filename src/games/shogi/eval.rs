@@ -257,6 +257,11 @@ impl<V: Variant> crate::search::SearchGame for Board<V> {
         Some(Board::key_after(self, mv))
     }
 
+    #[inline(always)]
+    fn play_known_check(&mut self, mv: crate::core::moves::Move, gives_check: bool) {
+        Board::play_known_check(self, mv, gives_check)
+    }
+
     /// The packed move is its own code.
     #[inline(always)]
     fn move_from_code(&self, code: u16) -> crate::core::moves::Move {

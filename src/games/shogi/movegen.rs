@@ -765,6 +765,34 @@ mod tests {
         assert!(mates > 0, "no mate met: the test proves little");
     }
 
+    /// Playing a move with its check status from `gives_check` leaves the same checkers as
+    /// playing it plainly, for every legal move.
+    fn known_check_agrees_with_playing<V: Variant>(games: usize, seed: u64) {
+        along_random_games::<V>(games, seed, |pos, list| {
+            let info = pos.check_info();
+            for &mv in list.iter() {
+                let mut plain = pos.clone();
+                plain.play(mv);
+                let mut known = pos.clone();
+                known.play_known_check(mv, pos.gives_check(&info, mv));
+                assert_eq!(
+                    known.in_check(),
+                    plain.in_check(),
+                    "{mv:?} in {}",
+                    pos.to_sfen()
+                );
+                assert_eq!(known.to_sfen(), plain.to_sfen());
+                assert_eq!(known.key(), plain.key());
+            }
+        });
+    }
+
+    #[test]
+    fn known_check_agrees_with_playing_in_shogi_and_minishogi() {
+        known_check_agrees_with_playing::<Standard>(20, 11);
+        known_check_agrees_with_playing::<Mini>(40, 12);
+    }
+
     #[test]
     fn key_after_agrees_with_playing_in_shogi_and_minishogi() {
         key_after_agrees_with_playing::<Standard>(20, 7);

@@ -160,6 +160,59 @@ impl<V: Variant> Board<V> {
         att & mine
     }
 
+    /// Plays the legal move `mv` but leaves [`Board::checkers`] to the caller: [`Position::play`]
+    /// computes them, and the search sets them at no cost for a move it knows not to check.
+    fn make(&mut self, mv: Move) {
+        let us = self.side;
+        let to = mv.to();
+        if V::EXTRA_MOVES && self.extra_moves > 0 {
+            if mv == Move::PASS {
+                self.side = !us;
+                self.key ^= ZOBRIST.side;
+                self.move_number += 1;
+                return;
+            }
+            self.key ^= ZOBRIST.extra[self.extra_moves as usize];
+            self.extra_moves -= 1;
+            self.key ^= ZOBRIST.extra[self.extra_moves as usize];
+        }
+        if mv.is_drop() {
+            let kind = Kind::from_code(mv.drop_piece());
+            self.take_hand(us, kind);
+            self.put(to, Piece::new(us, kind));
+        } else {
+            let piece = self.remove(mv.from());
+            debug_assert!(!piece.is_none() && piece.color() == us);
+            if !self.piece_at(to).is_none() {
+                let captured = self.remove(to);
+                debug_assert!(captured.color() != us && captured.kind() != Kind::King);
+                self.add_hand(us, captured.kind().unpromoted());
+            }
+            let kind = if mv.is_promotion() {
+                piece.kind().promoted()
+            } else {
+                piece.kind()
+            };
+            self.put(to, Piece::new(us, kind));
+        }
+        self.side = !us;
+        self.key ^= ZOBRIST.side;
+        self.move_number += 1;
+    }
+
+    /// Plays the legal move `mv`, known to give check or not as `gives_check` says, without
+    /// looking for the checkers of a move that gives none.
+    #[inline]
+    pub fn play_known_check(&mut self, mv: Move, gives_check: bool) {
+        self.make(mv);
+        self.checkers = if gives_check {
+            self.compute_checkers()
+        } else {
+            Bitboard::EMPTY
+        };
+        debug_assert_eq!(self.checkers, self.compute_checkers());
+    }
+
     /// The key of the position after the legal move `mv`, without playing it (the same key
     /// [`Position::play`] computes), so that the search can fetch the child's table entry early.
     #[inline]
@@ -629,42 +682,7 @@ impl<V: Variant> Position for Board<V> {
 
     #[inline]
     fn play(&mut self, mv: Move) {
-        let us = self.side;
-        let to = mv.to();
-        if V::EXTRA_MOVES && self.extra_moves > 0 {
-            if mv == Move::PASS {
-                self.side = !us;
-                self.key ^= ZOBRIST.side;
-                self.move_number += 1;
-                self.checkers = self.compute_checkers();
-                return;
-            }
-            self.key ^= ZOBRIST.extra[self.extra_moves as usize];
-            self.extra_moves -= 1;
-            self.key ^= ZOBRIST.extra[self.extra_moves as usize];
-        }
-        if mv.is_drop() {
-            let kind = Kind::from_code(mv.drop_piece());
-            self.take_hand(us, kind);
-            self.put(to, Piece::new(us, kind));
-        } else {
-            let piece = self.remove(mv.from());
-            debug_assert!(!piece.is_none() && piece.color() == us);
-            if !self.piece_at(to).is_none() {
-                let captured = self.remove(to);
-                debug_assert!(captured.color() != us && captured.kind() != Kind::King);
-                self.add_hand(us, captured.kind().unpromoted());
-            }
-            let kind = if mv.is_promotion() {
-                piece.kind().promoted()
-            } else {
-                piece.kind()
-            };
-            self.put(to, Piece::new(us, kind));
-        }
-        self.side = !us;
-        self.key ^= ZOBRIST.side;
-        self.move_number += 1;
+        self.make(mv);
         self.checkers = self.compute_checkers();
     }
 

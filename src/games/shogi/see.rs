@@ -67,8 +67,14 @@ impl<V: Variant> Board<V> {
         occ = occ.with(to);
         let mut side = self.side;
         let mut result = true;
+        // Nothing of the opponent's takes back: the move keeps what it won (the usual case of
+        // a quiet move, found without tracing our own attackers).
+        let replies = self.attackers_to(to, !side, occ);
+        if replies.is_empty() {
+            return true;
+        }
         // Attackers of both sides, kept up to date as the exchange uncovers sliders behind.
-        let mut attackers = self.all_attackers(to, occ);
+        let mut attackers = replies | self.attackers_to(to, side, occ);
         loop {
             side = !side;
             let mine = attackers & occ & self.by_color[side];
@@ -99,40 +105,6 @@ impl<V: Variant> Board<V> {
             }
         }
         result
-    }
-
-    /// Pieces of both sides attacking `sq` when the occupied squares are `occ`.
-    #[inline]
-    fn all_attackers(&self, sq: Square, occ: Bitboard) -> Bitboard {
-        let t = V::tables();
-        let i = sq.index();
-        let k = &self.by_kind;
-        let golds = k[Kind::Gold.index()]
-            | k[Kind::ProPawn.index()]
-            | k[Kind::ProLance.index()]
-            | k[Kind::ProKnight.index()]
-            | k[Kind::ProSilver.index()];
-        let mut att =
-            t.king[i] & (k[Kind::King.index()] | k[Kind::Horse.index()] | k[Kind::Dragon.index()]);
-        for color in Color::ALL {
-            let them = (!color).index();
-            att |= ((t.pawn[them][i] & k[Kind::Pawn.index()])
-                | (t.knight[them][i] & k[Kind::Knight.index()])
-                | (t.silver[them][i] & k[Kind::Silver.index()])
-                | (t.gold[them][i] & golds))
-                & self.by_color[color];
-        }
-        att | self.slider_attackers(sq, occ)
-    }
-
-    /// Sliders of both sides (lances, bishops, rooks and their promotions) attacking `sq` along
-    /// lines through the occupied squares `occ`.
-    #[inline]
-    fn slider_attackers(&self, sq: Square, occ: Bitboard) -> Bitboard {
-        let t = V::tables();
-        let k = &self.by_kind;
-        (t.bishop(sq, occ) & (k[Kind::Bishop.index()] | k[Kind::Horse.index()]))
-            | self.rook_line_attackers(sq, occ)
     }
 
     /// Rooks, dragons and lances of both sides attacking `sq` along its rank and file.
