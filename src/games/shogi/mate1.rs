@@ -41,10 +41,38 @@ impl<V: Variant> Board<V> {
         let knight_squares = t.knight[them.index()][ek.index()] & !own;
         let hand = self.hand(us);
         let our_king = self.pieces(us, Kind::King);
+        // Who of ours attacks each square next to the king: the squares he could step to
+        // (empty, or ours) that nobody of ours covers are his escapes from a dropped piece,
+        // unless the piece itself covers them (a drop can only block our other lines).
+        let mut near_attackers = [(Square(0), Bitboard::EMPTY); 8];
+        let mut covered = Bitboard::EMPTY;
+        for (slot, sq) in near_attackers.iter_mut().zip(near) {
+            let attackers = self.attackers_to(sq, us, occ);
+            covered |= if attackers.any() {
+                Bitboard::from_square(sq)
+            } else {
+                Bitboard::EMPTY
+            };
+            *slot = (sq, attackers);
+        }
+        let uncovered = near & !self.color_bb(them) & !covered;
+        let beyond_king = occ.without(ek);
+        let escapes_drop = |kind: Kind, to: Square| {
+            (uncovered & !t.attacks(kind, us, to, beyond_king))
+                .without(to)
+                .any()
+        };
         // One look at each square a check can land on: who of ours attacks it.
         for to in (near | knight_squares) & !own {
-            let attackers = self.attackers_to(to, us, occ);
             let contact = near.has(to);
+            let attackers = if contact {
+                near_attackers
+                    .iter()
+                    .find(|&&(sq, _)| sq == to)
+                    .map_or(Bitboard::EMPTY, |&(_, a)| a)
+            } else {
+                self.attackers_to(to, us, occ)
+            };
             // Drops: next to the king and defended (else the king takes the piece), or a knight.
             if !occ.has(to) && !hand.is_empty() {
                 if contact {
@@ -59,14 +87,14 @@ impl<V: Variant> Board<V> {
                             }
                             rook_checks |= kind == Kind::Rook;
                             let mv = Move::drop(kind as u8, to);
-                            if self.mates(mv) {
+                            if !escapes_drop(kind, to) && self.mates(mv) {
                                 return Some(mv);
                             }
                         }
                     }
                 } else if hand.count(Kind::Knight) > 0 {
                     let mv = Move::drop(Kind::Knight as u8, to);
-                    if self.mates(mv) {
+                    if !escapes_drop(Kind::Knight, to) && self.mates(mv) {
                         return Some(mv);
                     }
                 }
