@@ -115,52 +115,32 @@ pub(crate) mod avx2 {
         // The counts of a move's changes (one off and one on: a quiet move or a drop; two and
         // two: a capture) as constants, so that the loop over the rows unrolls.
         match (subs, adds) {
-            ([s0], [a0]) => unsafe { update_fixed(dst, src, [*s0], [*a0]) },
-            ([s0, s1], [a0, a1]) => unsafe { update_fixed(dst, src, [*s0, *s1], [*a0, *a1]) },
-            _ => unsafe { update_fixed_any(dst, src, subs, adds) },
+            ([s0], [a0]) => unsafe { update_rows(dst, src, [*s0], [*a0]) },
+            ([s0, s1], [a0, a1]) => unsafe { update_rows(dst, src, [*s0, *s1], [*a0, *a1]) },
+            _ => unsafe { update_rows(dst, src, subs, adds) },
         }
     }
 
-    /// [`update`] with `S` rows to subtract and `A` to add.
+    /// [`update`] over rows given as arrays (their count a constant, so the loop over them
+    /// unrolls) or as slices.
     ///
     /// # Safety
     /// As [`update`].
     #[target_feature(enable = "avx2")]
-    unsafe fn update_fixed<const S: usize, const A: usize>(
+    unsafe fn update_rows<'r, S: AsRef<[&'r [i16]]>, A: AsRef<[&'r [i16]]>>(
         dst: &mut [i16],
         src: &[i16],
-        subs: [&[i16]; S],
-        adds: [&[i16]; A],
+        subs: S,
+        adds: A,
     ) {
         for i in (0..dst.len()).step_by(LANES) {
             // SAFETY: i + 16 ≤ len for every slice (the caller's promise); unaligned loads.
             unsafe {
                 let mut v = _mm256_loadu_si256(src.as_ptr().add(i).cast());
-                for row in subs {
+                for row in subs.as_ref() {
                     v = _mm256_sub_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
                 }
-                for row in adds {
-                    v = _mm256_add_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
-                }
-                _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), v);
-            }
-        }
-    }
-
-    /// [`update`] with any number of rows.
-    ///
-    /// # Safety
-    /// As [`update`].
-    #[target_feature(enable = "avx2")]
-    unsafe fn update_fixed_any(dst: &mut [i16], src: &[i16], subs: &[&[i16]], adds: &[&[i16]]) {
-        for i in (0..dst.len()).step_by(LANES) {
-            // SAFETY: i + 16 ≤ len for every slice (the caller's promise); unaligned loads.
-            unsafe {
-                let mut v = _mm256_loadu_si256(src.as_ptr().add(i).cast());
-                for row in subs {
-                    v = _mm256_sub_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
-                }
-                for row in adds {
+                for row in adds.as_ref() {
                     v = _mm256_add_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
                 }
                 _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), v);
