@@ -188,6 +188,13 @@ impl Table {
         })
     }
 
+    /// Has the system supply the table's pages now rather than during a solve (see
+    /// [`ZeroedSlice::fault_in`]); the entries are unchanged.
+    pub fn fault_in(&mut self) {
+        self.tags.fault_in();
+        self.entries.fault_in();
+    }
+
     /// Empties the table (each solve starts from an empty table, so its answer does not depend on
     /// earlier solves).
     pub fn clear(&mut self) {

@@ -351,3 +351,24 @@ pub fn search_position_with<G: SearchGame>(
 
 /// Shares the search state with the USI thread.
 pub type SharedHandle = Arc<Shared>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::shogi::Shogi;
+
+    #[test]
+    fn a_stop_is_seen_at_the_next_node_not_the_next_poll() {
+        let tt = TranspositionTable::new(1);
+        let shared = Shared::default();
+        shared.stop.store(true, Ordering::Relaxed);
+        let limits = Limits {
+            depth: Some(30),
+            multipv: 1,
+            ..Limits::default()
+        };
+        let r = search_position_with(&Shogi::startpos(), limits, 1, &tt, &shared, None);
+        assert!(r.best.is_some(), "a stopped search still names a move");
+        assert!(r.nodes < 200, "{} nodes after the stop", r.nodes);
+    }
+}

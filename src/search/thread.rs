@@ -223,15 +223,20 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         self.id == 0
     }
 
-    /// Checks, every few thousand nodes, whether the search must end: stop requested, the main
-    /// thread done, the node limit or the clock's hard limit reached.
+    /// Checks whether the search must end: at every node whether a stop was requested, and every
+    /// thousand nodes whether the main thread is done or the node limit or the clock's hard limit
+    /// is reached. (A node is not always fast: one that meets pages the system has not supplied
+    /// yet can take milliseconds, and `stop` must still be answered at once.)
     #[inline]
     pub fn poll(&mut self) -> bool {
         if self.stopped {
             return true;
         }
         if self.nodes - self.published < CHECK_INTERVAL {
-            return false;
+            if self.setup.shared.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+            return self.stopped;
         }
         let shared = self.setup.shared;
         let total = shared

@@ -113,6 +113,12 @@ impl TranspositionTable {
         })
     }
 
+    /// Has the system supply the table's pages now rather than during a search (see
+    /// [`ZeroedSlice::fault_in`]); the entries are unchanged.
+    pub fn fault_in(&mut self) {
+        self.buckets.fault_in();
+    }
+
     /// Size in mebibytes.
     pub fn size_mib(&self) -> usize {
         self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)

@@ -177,9 +177,7 @@ impl Engine {
             "isready" => self.isready(),
             "usinewgame" => {
                 self.finish_search();
-                if self.tables.made().is_some() {
-                    self.tables.renew_search_table();
-                }
+                self.tables.new_game();
             }
             "setoption" => self.setoption(rest),
             "position" => {
@@ -193,7 +191,10 @@ impl Engine {
             "go" => self.go(rest),
             "stop" => self.request_stop(),
             "ponderhit" => self.ponderhit(rest),
-            "gameover" => self.finish_search(),
+            "gameover" => {
+                self.finish_search();
+                self.tables.game_over();
+            }
             "d" => {
                 let text = with_session!(&self.game, s => s.describe());
                 for l in text.lines() {
@@ -233,23 +234,24 @@ impl Engine {
                 let _ = h.join();
             }
             let what = self.tables.made().map_or(Use::Search, |(what, _)| what);
-            self.prepare_tables(what);
+            self.prepare_tables(what, true);
             self.update_nana_table();
         }
         self.say("readyok");
     }
 
-    /// Makes the tables for `what` at the current `USI_Hash` if they are not so already. A size
-    /// that cannot be had is reported and the last good size kept (the option goes back to it).
-    fn prepare_tables(&mut self, what: Use) {
+    /// Makes the tables for `what` at the current `USI_Hash` if they are not so already, and with
+    /// `ready` (at `isready`) gets them ready as [`Tables::ready`] does. A size that cannot be had
+    /// is reported and the last good size kept (the option goes back to it).
+    fn prepare_tables(&mut self, what: Use, ready: bool) {
         let mib = self.options.hash_mib;
-        let Err(e) = self.allocate(what, mib) else {
+        let Err(e) = self.allocate(what, mib, ready) else {
             self.good_mib = mib;
             return;
         };
         let old = self.good_mib;
         self.options.hash_mib = old;
-        match self.allocate(what, old) {
+        match self.allocate(what, old, ready) {
             Ok(()) => self.error(&format!("USI_Hash {mib}: {e}; kept {old} MiB")),
             Err(again) => self.error(&format!(
                 "USI_Hash {mib}: {e}; {old} MiB: {again}; playing with minimal tables"
@@ -257,22 +259,29 @@ impl Engine {
         }
     }
 
-    /// Runs [`Tables::prepare`] on a helper thread, printing an empty keep-alive line every few
-    /// seconds while a large table is allocated and cleared.
-    fn allocate(&mut self, what: Use, mib: usize) -> Result<(), String> {
-        if self.tables.made() == Some((what, mib)) {
+    /// Runs [`Tables::prepare`] (with `ready`, [`Tables::ready`]) on a helper thread, printing an
+    /// empty keep-alive line every few seconds while a large table is allocated and filled in.
+    fn allocate(&mut self, what: Use, mib: usize, ready: bool) -> Result<(), String> {
+        if self.tables.settled(what, mib, ready) {
             return Ok(());
         }
+        let make = move |tables: &mut Tables| {
+            if ready {
+                tables.ready(what, mib)
+            } else {
+                tables.prepare(what, mib)
+            }
+        };
         let mut tables = std::mem::take(&mut self.tables);
         let (tx, rx) = mpsc::channel();
         let spawned = std::thread::Builder::new()
             .name("tables".into())
             .spawn(move || {
-                let result = tables.prepare(what, mib);
+                let result = make(&mut tables);
                 let _ = tx.send((tables, result));
             });
         if spawned.is_err() {
-            return self.tables.prepare(what, mib);
+            return make(&mut self.tables);
         }
         loop {
             match rx.recv_timeout(KEEP_ALIVE) {
@@ -457,7 +466,7 @@ impl Engine {
             return;
         }
         if let Some(limit) = params.mate {
-            self.prepare_tables(Use::Mate);
+            self.prepare_tables(Use::Mate, false);
             self.clear_stop();
             let job = MateJob {
                 limit,
@@ -474,7 +483,8 @@ impl Engine {
             }
             return;
         }
-        self.prepare_tables(Use::Search);
+        self.prepare_tables(Use::Search, false);
+        self.tables.mark_used();
         self.last_go = params.clone();
         self.clear_stop();
         self.shared

@@ -8,11 +8,16 @@
 //!
 //! Tables are allocated when first needed (at `isready`, or at the first `go` if no `isready` came;
 //! `usi` allocates nothing) and again when the budget or the use changes. Tables are mapped as zero
-//! pages the system fills on first use (see [`crate::core::zeroed`]), so making one is immediate
-//! and its memory in use grows only as it is used; the old tables are released (on a helper
-//! thread, so that unmapping them does not hold up `stop`) before the new ones are used, so the
-//! memory in use stays within the budget. Allocation is fallible: a size that cannot be had is
-//! reported and the last good size kept.
+//! pages the system fills on first use (see [`crate::core::zeroed`]), so making one is immediate;
+//! the old tables are released (on a helper thread, so that unmapping them does not hold up
+//! `stop`) before the new ones are used, so the memory in use stays within the budget. Allocation
+//! is fallible: a size that cannot be had is reported and the last good size kept.
+//!
+//! `isready` ([`Tables::ready`]) also has the system supply every page of the tables, as the
+//! GUI waits for `readyok` anyway: a search that met fresh pages would pay for them node by node
+//! (up to 2 ms per large page on a slow system, most of its first nodes on a large table). The
+//! first `isready` after a game that used the search table empties it, as a new game's table is
+//! empty; `usinewgame` empties it at once, without waiting for pages, if no `isready` did.
 
 use std::sync::{Arc, Mutex};
 
@@ -37,6 +42,12 @@ pub struct Tables {
     pub tt: Arc<TranspositionTable>,
     /// The mate table: the share of the budget for searches, all of it for `go mate`.
     pub mate: Arc<Mutex<Table>>,
+    /// Whether a search has used the search table since it was made or emptied.
+    used: bool,
+    /// Whether a game ended (`gameover`) after the table was used: the next `isready` empties it.
+    renew_due: bool,
+    /// Whether the system has supplied every page of the current tables.
+    faulted_in: bool,
 }
 
 /// The mate table's share of a search budget of `mib` MiB.
@@ -69,6 +80,9 @@ impl Default for Tables {
             made: None,
             tt,
             mate,
+            used: false,
+            renew_due: false,
+            faulted_in: false,
         }
     }
 }
@@ -86,9 +100,58 @@ impl Tables {
         match self.tt.emptied() {
             Ok(fresh) => {
                 drop_in_background(std::mem::replace(&mut self.tt, Arc::new(fresh)));
+                self.faulted_in = false;
             }
             Err(_) => self.tt.clear(),
         }
+        self.used = false;
+        self.renew_due = false;
+    }
+
+    /// Notes that a search is about to use the search table.
+    pub fn mark_used(&mut self) {
+        self.used = true;
+    }
+
+    /// Notes that a game ended: if it used the search table, the next `isready` empties it.
+    pub fn game_over(&mut self) {
+        self.renew_due |= self.used;
+    }
+
+    /// For `usinewgame`: empties the search table at once, unless no search used it since it was made
+    /// or emptied (the usual case, as `isready` comes first).
+    pub fn new_game(&mut self) {
+        if self.made.is_some() && self.used {
+            self.renew_search_table();
+        }
+    }
+
+    /// Whether the tables are already as [`Tables::prepare`] (or, with `ready`, [`Tables::ready`])
+    /// would leave them for `what` within `mib` MiB.
+    pub fn settled(&self, what: Use, mib: usize, ready: bool) -> bool {
+        self.made == Some((what, mib)) && (!ready || (!self.renew_due && self.faulted_in))
+    }
+
+    /// For `isready`: makes the tables for `what` within `mib` MiB as [`Tables::prepare`] does,
+    /// empties the search table if a game ended since it was used, and has the system supply every
+    /// page (on all cores), so that searches find them in memory.
+    pub fn ready(&mut self, what: Use, mib: usize) -> Result<(), String> {
+        self.prepare(what, mib)?;
+        if self.renew_due {
+            self.renew_search_table();
+        }
+        if !self.faulted_in {
+            // No search is running at `isready`, so nothing else holds the tables; should
+            // something still, its pages come as it uses them.
+            if let Some(tt) = Arc::get_mut(&mut self.tt) {
+                tt.fault_in();
+            }
+            if let Ok(mut mate) = self.mate.lock() {
+                mate.fault_in();
+            }
+            self.faulted_in = true;
+        }
+        Ok(())
     }
 
     /// Makes the tables for `what` within `mib` MiB unless they are already so. The old tables are
@@ -117,6 +180,9 @@ impl Tables {
         self.tt = Arc::new(tt);
         self.mate = Arc::new(Mutex::new(mate));
         self.made = Some((what, mib));
+        self.used = false;
+        self.renew_due = false;
+        self.faulted_in = false;
         Ok(())
     }
 }
@@ -137,6 +203,34 @@ mod tests {
         t.renew_search_table();
         assert_eq!(t.tt.size_mib(), size);
         assert!(t.tt.probe(key).is_none());
+    }
+
+    #[test]
+    fn isready_empties_the_table_only_after_a_game_that_used_it() {
+        let mut t = Tables::default();
+        let key = 0x1234_5678_9abc_def0;
+        t.ready(Use::Search, 16).unwrap();
+        assert!(t.settled(Use::Search, 16, true));
+        t.new_game();
+        t.mark_used();
+        t.tt.store(key, 0, 17, 5, 3, Bound::Exact);
+        // `isready` within a game (a ping) keeps the table.
+        t.ready(Use::Search, 16).unwrap();
+        assert!(t.tt.probe(key).is_some());
+        t.game_over();
+        assert!(!t.settled(Use::Search, 16, true));
+        t.ready(Use::Search, 16).unwrap();
+        assert!(t.tt.probe(key).is_none());
+        assert!(t.settled(Use::Search, 16, true));
+        // The next game's `usinewgame` finds it empty already and keeps it.
+        t.tt.store(key, 0, 17, 5, 3, Bound::Exact);
+        t.new_game();
+        assert!(t.tt.probe(key).is_some());
+        // A used table is emptied by `usinewgame` when no `isready` came after the game.
+        t.mark_used();
+        t.new_game();
+        assert!(t.tt.probe(key).is_none());
+        assert_eq!(t.tt.size_mib(), 15);
     }
 
     #[test]
