@@ -48,11 +48,9 @@ impl<V: Variant> Board<V> {
         let mut covered = Bitboard::EMPTY;
         for (slot, sq) in near_attackers.iter_mut().zip(near) {
             let attackers = self.attackers_to(sq, us, occ);
-            covered |= if attackers.any() {
-                Bitboard::from_square(sq)
-            } else {
-                Bitboard::EMPTY
-            };
+            if attackers.any() {
+                covered = covered.with(sq);
+            }
             *slot = (sq, attackers);
         }
         let uncovered = near & !self.color_bb(them) & !covered;

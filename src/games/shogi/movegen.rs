@@ -230,7 +230,6 @@ impl<V: Variant> Board<V> {
     pub(super) fn generate_onto<S: Sink>(&self, sink: &mut S, filter: Bitboard, drops: bool) {
         let t = V::tables();
         let us = self.side;
-        let them = !us;
         let occ = self.occupied();
         // An extra-move handicap: White passes, Black's moves may not capture.
         let filter = if V::EXTRA_MOVES && self.extra_moves > 0 {
@@ -252,14 +251,7 @@ impl<V: Variant> Board<V> {
             return;
         };
 
-        let mut king_to = Bitboard::EMPTY;
-        let occ_without_king = occ.without(ksq);
-        for to in t.king[ksq.index()] & !own & filter {
-            if self.attackers_to(to, them, occ_without_king).is_empty() {
-                king_to = king_to.with(to);
-            }
-        }
-        sink.moves(ksq, king_to, false);
+        sink.moves(ksq, self.safe_king_steps(ksq, !own & filter), false);
 
         let checkers = self.checkers;
         if checkers.more_than_one() {
@@ -404,6 +396,19 @@ impl<V: Variant> Board<V> {
         sink.found
     }
 
+    /// The squares of `targets` next to the side to move's king on `ksq` that no enemy piece
+    /// attacks once the king has left `ksq`: where the king may step.
+    fn safe_king_steps(&self, ksq: Square, targets: Bitboard) -> Bitboard {
+        let occ = self.occupied().without(ksq);
+        let mut steps = Bitboard::EMPTY;
+        for to in V::tables().king[ksq.index()] & targets {
+            if self.attackers_to(to, !self.side, occ).is_empty() {
+                steps = steps.with(to);
+            }
+        }
+        steps
+    }
+
     /// True when the side to move has a legal move. In check, the usual answers are tried
     /// first: a king step to a safe square, then a capture of a lone checker by another piece
     /// (legal when nothing else then attacks the king); only a distant check that none of these
@@ -415,11 +420,8 @@ impl<V: Variant> Board<V> {
             let t = V::tables();
             let (us, them) = (self.side, !self.side);
             let occ = self.occupied();
-            let without_king = occ.without(ksq);
-            for to in t.king[ksq.index()] & !self.by_color[us] {
-                if self.attackers_to(to, them, without_king).is_empty() {
-                    return true;
-                }
+            if self.safe_king_steps(ksq, !self.by_color[us]).any() {
+                return true;
             }
             let checkers = self.checkers;
             if checkers.more_than_one() {
