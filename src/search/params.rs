@@ -46,7 +46,7 @@ pub const DELTA_MARGIN: i32 = 200;
 pub const QS_PROMOTION_PLIES: i32 = 1;
 /// History bonus cap (the gravity formula keeps entries within ±this).
 pub const HISTORY_MAX: i32 = 16384;
-/// Nodes between two checks of the clock and the stop flag.
+/// Nodes between two checks of the clock and the node limit (the stop flag is read at every node).
 pub const CHECK_INTERVAL: u64 = 1024;
 /// Evaluation-correction entries hold this many units per centipawn.
 pub const CORRECTION_GRAIN: i32 = 16;

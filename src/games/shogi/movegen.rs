@@ -251,7 +251,10 @@ impl<V: Variant> Board<V> {
             return;
         };
 
-        sink.moves(ksq, self.safe_king_steps(ksq, !own & filter), false);
+        let steps = self
+            .safe_king_steps(ksq, !own & filter)
+            .fold(Bitboard::EMPTY, Bitboard::with);
+        sink.moves(ksq, steps, false);
 
         let checkers = self.checkers;
         if checkers.more_than_one() {
@@ -397,16 +400,14 @@ impl<V: Variant> Board<V> {
     }
 
     /// The squares of `targets` next to the side to move's king on `ksq` that no enemy piece
-    /// attacks once the king has left `ksq`: where the king may step.
-    fn safe_king_steps(&self, ksq: Square, targets: Bitboard) -> Bitboard {
+    /// attacks once the king has left `ksq`: where the king may step. Lazy, so that a caller
+    /// asking whether there is one stops at the first.
+    #[inline]
+    fn safe_king_steps(&self, ksq: Square, targets: Bitboard) -> impl Iterator<Item = Square> {
         let occ = self.occupied().without(ksq);
-        let mut steps = Bitboard::EMPTY;
-        for to in V::tables().king[ksq.index()] & targets {
-            if self.attackers_to(to, !self.side, occ).is_empty() {
-                steps = steps.with(to);
-            }
-        }
-        steps
+        (V::tables().king[ksq.index()] & targets)
+            .into_iter()
+            .filter(move |&to| self.attackers_to(to, !self.side, occ).is_empty())
     }
 
     /// True when the side to move has a legal move. In check, the usual answers are tried
@@ -420,7 +421,11 @@ impl<V: Variant> Board<V> {
             let t = V::tables();
             let (us, them) = (self.side, !self.side);
             let occ = self.occupied();
-            if self.safe_king_steps(ksq, !self.by_color[us]).any() {
+            if self
+                .safe_king_steps(ksq, !self.by_color[us])
+                .next()
+                .is_some()
+            {
                 return true;
             }
             let checkers = self.checkers;
