@@ -123,6 +123,7 @@ pub fn analyse<G: SearchGame>(
         shared: &shared,
         report: &report,
         nnue: network.as_deref(),
+        histories: None,
     };
     let result = search::with_search_stack(|| search::run(&pos, &setup));
     std::thread::sleep(Duration::from_millis(1));

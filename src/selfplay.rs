@@ -159,6 +159,7 @@ fn play_game<G: SearchGame>(
             shared: &shared,
             report: &report,
             nnue: network.as_deref(),
+            histories: None,
         };
         let result = search::with_search_stack(|| search::run(&pos, &setup));
         let Some(mv) = result.best else {

@@ -87,6 +87,7 @@ fn search_move(pos: &Nana, history: &[HistoryEntry], tt: &TranspositionTable, de
         shared: &shared,
         report: &|_: &search::Report| {},
         nnue: None,
+        histories: None,
     };
     search::with_search_stack(|| search::run(pos, &setup))
         .best

@@ -101,12 +101,14 @@ fn a_search_with_a_network_uses_it() {
             shared: &shared,
             report: &report,
             nnue: Some(&net),
+            histories: None,
         };
         let result = search::with_search_stack(|| search::run(&pos, &setup));
         assert!(list.contains(&result.best.unwrap()), "{sfen}");
         let fresh = TranspositionTable::new(1);
         let classic = SearchSetup {
             nnue: None,
+            histories: None,
             tt: &fresh,
             ..setup
         };

@@ -116,6 +116,7 @@ fn check_search<G: SearchGame>(
         shared: &shared,
         report: &report,
         nnue: None,
+        histories: None,
     };
     let result = search::with_search_stack(|| search::run(pos, &setup));
     let reports = reports.into_inner().unwrap();

@@ -124,6 +124,7 @@ fn play_game<G: SearchGame + Packable>(
             shared: &shared,
             report: &report,
             nnue: cfg.network.as_deref(),
+            histories: None,
         };
         let result = search::run(&pos, &setup);
         let Some(mv) = result.best else {

@@ -5,6 +5,10 @@
 //! `piece index · 81 + destination` (see [`piece_to`]): a quiet move is judged by what moved where,
 //! in the light of the one or two moves before it, which is what a drop-rich game needs (the
 //! same drop square is good after one reply and useless after another).
+//!
+//! The tables outlive a search: a [`HistoryPool`] keeps each thread's for the next move.
+
+use std::sync::Mutex;
 
 use super::params::{CORRECTION_GRAIN, CORRECTION_MAX, HISTORY_MAX, MAX_PLY};
 use crate::core::color::Color;
@@ -63,6 +67,63 @@ impl Default for History {
             counter: vec![0; MOVE_CODES].into_boxed_slice(),
             killers: [[0; 2]; MAX_PLY + 4],
             correction: zeroed_box(2),
+        }
+    }
+}
+
+/// Each search thread's history tables, kept from one search to the next (the moves of one
+/// game), as engines keep them: a search then starts with the ordering the last one learned, and
+/// does not make and fill tables of several megabytes anew at every move. Emptied for a new game.
+#[derive(Default)]
+pub struct HistoryPool(Mutex<Vec<Option<History>>>);
+
+impl History {
+    /// Tables of no rows, allocating nothing: what a finished worker holds once its tables went
+    /// to the pool. Not to be searched with.
+    pub fn none() -> History {
+        History {
+            butterfly: zeroed_box(0),
+            continuation: zeroed_box(0),
+            capture: zeroed_box(0),
+            counter: Box::new([]),
+            killers: [[0; 2]; MAX_PLY + 4],
+            correction: zeroed_box(0),
+        }
+    }
+}
+
+impl HistoryPool {
+    /// The tables thread `id` left at the end of the last search (its killers emptied: their
+    /// plies were counted from another root), or empty ones.
+    pub fn take(&self, id: usize) -> History {
+        let kept = self
+            .0
+            .lock()
+            .ok()
+            .and_then(|mut slots| slots.get_mut(id).and_then(Option::take));
+        match kept {
+            Some(mut h) => {
+                h.killers = [[0; 2]; MAX_PLY + 4];
+                h
+            }
+            None => History::default(),
+        }
+    }
+
+    /// Keeps thread `id`'s tables for the next search.
+    pub fn put(&self, id: usize, history: History) {
+        if let Ok(mut slots) = self.0.lock() {
+            if slots.len() <= id {
+                slots.resize_with(id + 1, || None);
+            }
+            slots[id] = Some(history);
+        }
+    }
+
+    /// Forgets every thread's tables (a new game).
+    pub fn clear(&self) {
+        if let Ok(mut slots) = self.0.lock() {
+            slots.clear();
         }
     }
 }
@@ -173,5 +234,33 @@ impl History {
         let entry = &mut self.correction[color.index()][key as usize % CORRECTION_SIZE];
         let v = *entry as i32 + bonus - *entry as i32 * bonus.abs() / CORRECTION_MAX;
         *entry = v.clamp(-CORRECTION_MAX, CORRECTION_MAX) as i16;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::moves::Move;
+    use crate::core::square::Square;
+
+    #[test]
+    fn the_pool_keeps_each_threads_tables_but_not_their_killers() {
+        let pool = HistoryPool::default();
+        let mv = Move::normal(Square(10), Square(20), false);
+        let mut h = pool.take(1);
+        assert_eq!(h.score(Color::Black, mv), 0);
+        h.update_quiet(Color::Black, mv, 5, [7, 0], 400);
+        h.update_capture(9, 3, -300);
+        h.add_killer(4, mv);
+        pool.put(1, h);
+        // Another thread's slot is empty.
+        assert_eq!(pool.take(0).score(Color::Black, mv), 0);
+        let h = pool.take(1);
+        assert!(h.score(Color::Black, mv) > 0);
+        assert!(h.capture_score(9, 3) < 0);
+        assert_eq!(h.killers(4), [0, 0]);
+        pool.put(1, h);
+        pool.clear();
+        assert_eq!(pool.take(1).score(Color::Black, mv), 0);
     }
 }

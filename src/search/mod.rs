@@ -6,6 +6,7 @@
 
 mod alphabeta;
 mod history;
+pub use history::HistoryPool;
 mod movepick;
 pub mod params;
 mod qsearch;
@@ -248,6 +249,9 @@ pub struct SearchSetup<'a, M = Move> {
     pub report: &'a (dyn Fn(&Report<M>) + Sync),
     /// The learned evaluation's network, or `None` for the hand-written evaluation.
     pub nnue: Option<&'a Network>,
+    /// Where each thread's history tables are kept between searches; `None`: every search
+    /// starts with empty ones (the bench, the tests).
+    pub histories: Option<&'a HistoryPool>,
 }
 
 /// Searches `root` and returns the best move; the calling thread is the main search thread and
@@ -274,6 +278,7 @@ pub fn run<G: SearchGame>(root: &G, setup: &SearchSetup<'_, G::Move>) -> SearchR
                 }
                 let mut worker = Worker::new(id, root, setup, done);
                 worker.iterate();
+                worker.keep_history();
             });
             match handle {
                 Ok(h) => handles.push(h),
@@ -282,6 +287,7 @@ pub fn run<G: SearchGame>(root: &G, setup: &SearchSetup<'_, G::Move>) -> SearchR
         }
         let mut main = Worker::new(0, root, setup, &done);
         let result = main.iterate();
+        main.keep_history();
         done.store(true, Ordering::Relaxed);
         for h in handles {
             let _ = h.join();
@@ -345,6 +351,7 @@ pub fn search_position_with<G: SearchGame>(
         shared,
         report: &report,
         nnue: network,
+        histories: None,
     };
     with_search_stack(|| run(pos, &setup))
 }

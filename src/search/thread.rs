@@ -123,7 +123,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             nodes: 0,
             published: 0,
             seldepth: 0,
-            history: History::default(),
+            history: setup
+                .histories
+                .map_or_else(History::default, |pool| pool.take(id)),
             pv: vec![[Self::NO_MOVE; MAX_PLY + 2]; MAX_PLY + 2].into_boxed_slice(),
             pv_len: [0; MAX_PLY + 2],
             barrier: path.len() - 1,
@@ -216,6 +218,17 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         if self.setup.nnue.is_some() {
             self.deltas[ply + 1] = mv.map_or_else(MoveDelta::default, |mv| pos.nnue_delta(mv));
             self.acc[ply + 1].computed = false;
+        }
+    }
+
+    /// Hands this thread's history tables to the pool, if the search has one, for the next
+    /// search (the worker, done searching, keeps tables of no rows).
+    pub fn keep_history(&mut self) {
+        if let Some(pool) = self.setup.histories {
+            pool.put(
+                self.id,
+                std::mem::replace(&mut self.history, History::none()),
+            );
         }
     }
 

@@ -368,6 +368,8 @@ impl Engine {
                 Some(g) => {
                     self.finish_search();
                     self.game = g;
+                    // Another game's move codes: its history tables would mislead.
+                    self.tables.histories.clear();
                 }
                 None => self.error(&format!(
                     "unknown USI_Variant '{}' (shogi, minishogi, nanashogi, giveandtake); kept {}",
@@ -496,6 +498,7 @@ impl Engine {
             options: self.options.clone(),
             tt: Arc::clone(&self.tables.tt),
             mate: Arc::clone(&self.tables.mate),
+            histories: Arc::clone(&self.tables.histories),
             stop_asked: Arc::clone(&self.stop_asked),
             shared: Arc::clone(&self.shared),
             out: self.out.clone(),
@@ -629,6 +632,8 @@ struct SearchJob {
     out: Output,
     /// The network to evaluate with (`None`: the hand-written evaluation).
     network: Option<Arc<crate::nnue::network::Network>>,
+    /// The search threads' history tables, kept from move to move of a game.
+    histories: Arc<search::HistoryPool>,
 }
 
 impl SearchJob {
@@ -688,6 +693,7 @@ impl SearchJob {
             shared: &self.shared,
             report: &report,
             nnue: self.network.as_deref(),
+            histories: Some(&self.histories),
         };
         let result = if declare {
             None

@@ -22,6 +22,7 @@
 use std::sync::{Arc, Mutex};
 
 use crate::mate::table::Table;
+use crate::search::HistoryPool;
 use crate::search::tt::TranspositionTable;
 
 /// What the tables are laid out for.
@@ -42,6 +43,9 @@ pub struct Tables {
     pub tt: Arc<TranspositionTable>,
     /// The mate table: the share of the budget for searches, all of it for `go mate`.
     pub mate: Arc<Mutex<Table>>,
+    /// The search threads' history tables, kept from one search to the next and emptied with
+    /// the search table (a new game).
+    pub histories: Arc<HistoryPool>,
     /// Whether a search has used the search table since it was made or emptied.
     used: bool,
     /// Whether a game ended (`gameover`) after the table was used: the next `isready` empties it.
@@ -80,6 +84,7 @@ impl Default for Tables {
             made: None,
             tt,
             mate,
+            histories: Arc::default(),
             used: false,
             renew_due: false,
             faulted_in: false,
@@ -104,6 +109,7 @@ impl Tables {
             }
             Err(_) => self.tt.clear(),
         }
+        self.histories.clear();
         self.used = false;
         self.renew_due = false;
     }
@@ -180,6 +186,7 @@ impl Tables {
         self.tt = Arc::new(tt);
         self.mate = Arc::new(Mutex::new(mate));
         self.made = Some((what, mib));
+        self.histories.clear();
         self.used = false;
         self.renew_due = false;
         self.faulted_in = false;
