@@ -117,13 +117,28 @@ impl<G: SearchGame> Worker<'_, G> {
         };
         let us = pos.side_to_move();
         let correction_key = pos.correction_key();
-        let eval = match correction_key {
+        let static_eval = match correction_key {
             Some(k) if !in_check => self.history.corrected_eval(us, k, raw_eval),
             _ => raw_eval,
         };
-        self.eval_stack[ply] = eval;
-        let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
+        self.eval_stack[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
         let pruning = self.setup.pruning;
+        // The table's value, where its bound says the true value lies beyond the evaluation, is
+        // the better guess for the prunings below (the evaluation history and the correction
+        // keep the static one).
+        let eval = match hit {
+            Some(h) if !in_check && excluded == Self::NO_MOVE && !is_mate_score(h.value) => {
+                let v = value_from_tt(h.value, ply);
+                let beyond = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v > static_eval,
+                    Bound::Upper => v < static_eval,
+                };
+                if beyond { v } else { static_eval }
+            }
+            _ => static_eval,
+        };
 
         // Step 5. Reverse futility pruning: far above beta at shallow depth.
         if pruning
@@ -390,11 +405,11 @@ impl<G: SearchGame> Worker<'_, G> {
             && (best_move == Self::NO_MOVE
                 || !(pos.is_capture(best_move) || best_move.is_promotion()))
             && !is_mate_score(best_value)
-            && !(bound == Bound::Lower && best_value <= eval)
-            && !(bound == Bound::Upper && best_value >= eval)
+            && !(bound == Bound::Lower && best_value <= static_eval)
+            && !(bound == Bound::Upper && best_value >= static_eval)
         {
             self.history
-                .update_correction(us, k, best_value - eval, depth);
+                .update_correction(us, k, best_value - static_eval, depth);
         }
         if excluded == Self::NO_MOVE {
             self.setup.tt.store(
