@@ -77,21 +77,6 @@ impl Default for History {
 #[derive(Default)]
 pub struct HistoryPool(Mutex<Vec<Option<History>>>);
 
-impl History {
-    /// Tables of no rows, allocating nothing: what a finished worker holds once its tables went
-    /// to the pool. Not to be searched with.
-    pub fn none() -> History {
-        History {
-            butterfly: zeroed_box(0),
-            continuation: zeroed_box(0),
-            capture: zeroed_box(0),
-            counter: Box::new([]),
-            killers: [[0; 2]; MAX_PLY + 4],
-            correction: zeroed_box(0),
-        }
-    }
-}
-
 impl HistoryPool {
     /// The tables thread `id` left at the end of the last search (its killers emptied: their
     /// plies were counted from another root), or empty ones.

@@ -221,14 +221,11 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
     }
 
-    /// Hands this thread's history tables to the pool, if the search has one, for the next
-    /// search (the worker, done searching, keeps tables of no rows).
-    pub fn keep_history(&mut self) {
+    /// Ends the worker, handing its history tables to the pool, if the search has one, for the
+    /// next search.
+    pub fn keep_history(self) {
         if let Some(pool) = self.setup.histories {
-            pool.put(
-                self.id,
-                std::mem::replace(&mut self.history, History::none()),
-            );
+            pool.put(self.id, self.history);
         }
     }
 
