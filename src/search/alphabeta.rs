@@ -128,15 +128,7 @@ impl<G: SearchGame> Worker<'_, G> {
         // the better guess for the prunings below (the evaluation history and the correction
         // keep the static one).
         let eval = match hit {
-            Some(h) if !in_check && excluded == Self::NO_MOVE && !is_mate_score(h.value) => {
-                let v = value_from_tt(h.value, ply);
-                let beyond = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => v > static_eval,
-                    Bound::Upper => v < static_eval,
-                };
-                if beyond { v } else { static_eval }
-            }
+            Some(h) if !in_check && excluded == Self::NO_MOVE => h.refine(static_eval),
             _ => static_eval,
         };
 

@@ -7,7 +7,7 @@ use super::movepick::GOOD_CAPTURE_MARK;
 use super::params::{DELTA_MARGIN, MAX_PLY, QS_PROMOTION_PLIES};
 use super::thread::Worker;
 use super::tt::{Bound, value_from_tt, value_to_tt};
-use super::value::{INFINITE, is_mate_score, mated_in};
+use super::value::{INFINITE, mated_in};
 use crate::core::moves::GameMove;
 
 /// Deepest quiescence ply at which evasions are still searched in full.
@@ -68,18 +68,7 @@ impl<G: SearchGame> Worker<'_, G> {
             };
             // The table's value, where its bound says the true value lies beyond the
             // evaluation, is the better stand-pat (the delta pruning keeps the evaluation).
-            let stand_pat = match hit {
-                Some(h) if !is_mate_score(h.value) => {
-                    let v = value_from_tt(h.value, ply);
-                    let beyond = match h.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => v > eval,
-                        Bound::Upper => v < eval,
-                    };
-                    if beyond { v } else { eval }
-                }
-                _ => eval,
-            };
+            let stand_pat = hit.map_or(eval, |h| h.refine(eval));
             if stand_pat >= beta {
                 return stand_pat;
             }

@@ -252,6 +252,24 @@ pub fn value_to_tt(value: i32, ply: usize) -> i32 {
     }
 }
 
+impl TtHit {
+    /// A better guess than the evaluation `eval` of the node's value: the stored value where its
+    /// bound says the true value lies beyond `eval` (exact, a lower bound above it or an upper
+    /// bound below it), else `eval`. A mate score is never taken for an evaluation.
+    #[inline]
+    pub fn refine(&self, eval: i32) -> i32 {
+        use super::value::is_mate_score;
+        // Not a mate score, so the stored value needs no conversion to the root-relative form.
+        let beyond = !is_mate_score(self.value)
+            && match self.bound {
+                Bound::Exact => true,
+                Bound::Lower => self.value > eval,
+                Bound::Upper => self.value < eval,
+            };
+        if beyond { self.value } else { eval }
+    }
+}
+
 /// Converts a stored value back to the root-relative form at `ply`.
 pub fn value_from_tt(value: i32, ply: usize) -> i32 {
     use super::value::is_mate_score;
