@@ -47,7 +47,7 @@ unsafe impl bytemuck::Pod for Line {}
 /// multiple of 32 do too: each vector load of a row then reads one line, not two. (A `Vec<i16>`
 /// is only 2-byte aligned; the allocator put the feature weights 16 bytes past a line, and half
 /// of the accumulator updates' loads were split across two lines.) Read as a slice of `i16`.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
     lines: Vec<Line>,
     len: usize,
@@ -74,12 +74,6 @@ impl FromIterator<i16> for Weights {
             len += 1;
         }
         Weights { lines, len }
-    }
-}
-
-impl From<Vec<i16>> for Weights {
-    fn from(values: Vec<i16>) -> Self {
-        values.into_iter().collect()
     }
 }
 
@@ -257,9 +251,9 @@ mod tests {
             game: "minishogi".into(),
             features: 3,
             hidden: 2,
-            ft_weights: vec![100, -50, 20, 30, -5, 255].into(),
+            ft_weights: [100, -50, 20, 30, -5, 255].into_iter().collect(),
             ft_bias: vec![10, 0],
-            out_weights: vec![64, -32, 16, 8].into(),
+            out_weights: [64, -32, 16, 8].into_iter().collect(),
             out_bias: 1000,
         }
     }

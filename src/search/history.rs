@@ -88,7 +88,7 @@ impl HistoryPool {
             .and_then(|mut slots| slots.get_mut(id).and_then(Option::take));
         match kept {
             Some(mut h) => {
-                h.killers = [[0; 2]; MAX_PLY + 4];
+                h.killers.fill([0; 2]);
                 h
             }
             None => History::default(),
