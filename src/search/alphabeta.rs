@@ -98,9 +98,14 @@ impl<G: SearchGame> Worker<'_, G> {
             }
         }
 
-        // Step 3b. A mate in one ends the node (exact, whatever the depth).
+        // Step 3b. A mate in one ends the node (exact, whatever the depth). An entry of the main
+        // search (depth 1 or more) that holds no mate in one was stored by a search of this very
+        // position that asked already and found none: the answer cannot have changed.
+        let asked_before =
+            hit.is_some_and(|h| h.depth >= 1 && value_from_tt(h.value, ply) != mate_in(ply + 1));
         if !in_check
             && excluded == Self::NO_MOVE
+            && !asked_before
             && let Some(mv) = pos.mate_in_one()
         {
             return self.mate_found(pos, key, hit, mv, ply, N::PV);
