@@ -6,7 +6,7 @@ use super::alphabeta::NodeType;
 use super::movepick::GOOD_CAPTURE_MARK;
 use super::params::{DELTA_MARGIN, MAX_PLY, QS_PROMOTION_PLIES};
 use super::thread::Worker;
-use super::tt::{Bound, value_from_tt, value_to_tt};
+use super::tt::{Bound, DEPTH_QS, value_from_tt, value_to_tt};
 use super::value::{INFINITE, mated_in};
 use crate::core::moves::GameMove;
 
@@ -135,7 +135,7 @@ impl<G: SearchGame> Worker<'_, G> {
             best_move.code(),
             value_to_tt(best_value, ply),
             if in_check { 0 } else { eval },
-            0,
+            DEPTH_QS,
             bound,
         );
         best_value

@@ -44,6 +44,9 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
+/// The depth quiescence stores its entries at: a deeper entry was stored by the main search.
+pub const DEPTH_QS: i32 = 0;
+
 const ENTRIES_PER_BUCKET: usize = 4;
 
 #[repr(align(64))]
