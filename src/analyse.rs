@@ -7,9 +7,10 @@ use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::RuleOptions;
+use crate::games::Game;
 use crate::search::tt::TranspositionTable;
 use crate::search::value::{MATE, is_mate_score};
-use crate::search::{self, Limits, SearchGame, SearchSetup, Shared};
+use crate::search::{self, Limits, SearchSetup, Shared};
 
 /// Describes a score (from the side to move's view) in words, from Black's point of view.
 fn verdict_words(score: i32, side: Color) -> String {
@@ -66,11 +67,7 @@ pub fn position_arg<P: Position>(text: Option<&str>) -> Result<(P, Vec<String>),
 
 /// Analyses `sfen` (`startpos`, an SFEN, or either followed by `moves …`; `None` is the start)
 /// after `moves` for `time_ms`, printing to stdout.
-pub fn analyse<G: SearchGame>(
-    sfen: Option<&str>,
-    moves: &[String],
-    time_ms: u64,
-) -> Result<(), String> {
+pub fn analyse<G: Game>(sfen: Option<&str>, moves: &[String], time_ms: u64) -> Result<(), String> {
     let (mut pos, mut played) = position_arg::<G>(sfen)?;
     played.extend(moves.iter().cloned());
     let mut history = vec![HistoryEntry {
@@ -109,7 +106,7 @@ pub fn analyse<G: SearchGame>(
             r.time_ms as f64 / 1000.0
         );
     };
-    let network = crate::nnue::embedded(G::NAME);
+    let network = G::ID.embedded_network();
     let setup = SearchSetup {
         history: &history,
         rules: RuleOptions::default(),

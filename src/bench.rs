@@ -3,27 +3,36 @@
 
 use std::time::Instant;
 
-use crate::games::giveandtake::GiveAndTake;
-use crate::games::minishogi::Minishogi;
-use crate::games::nana::Nana;
+use crate::core::perft::perft;
 use crate::games::shogi::Shogi;
+use crate::games::{Game, GameId};
 use crate::search::tt::TranspositionTable;
-use crate::search::{self, Limits, SearchGame, Shared};
+use crate::search::{self, Limits, SearchResult, Shared};
 
-/// Depth of the standard shogi positions.
-pub const SHOGI_DEPTH: i32 = 9;
-/// Depth of the minishogi positions.
-pub const MINISHOGI_DEPTH: i32 = 11;
-/// Depth of the nana shogi positions.
-pub const NANA_DEPTH: i32 = 9;
-/// Search depth of the Give and Take bench positions.
-pub const GIVE_AND_TAKE_DEPTH: i32 = 8;
 /// Table size used by the bench.
 const BENCH_HASH_MIB: usize = 16;
 
+/// The standard shogi depth the per-game depths of the registry are relative to, when `bench`
+/// is given another depth.
+const SHOGI_DEPTH: i32 = 9;
+
+/// Searches `pos` on its own search thread as a lone position (its history is the position
+/// itself), under the default rules with full pruning, the game's embedded network where it has
+/// one and no progress reports: what the bench and the tests need.
+pub fn search_position<G: Game>(
+    pos: &G,
+    limits: Limits<G::Move>,
+    threads: usize,
+    tt: &TranspositionTable,
+    shared: &Shared,
+) -> SearchResult<G::Move> {
+    let network = G::ID.embedded_network();
+    search::search_position_with(pos, limits, threads, tt, shared, network.as_deref())
+}
+
 /// Searches each bench position of `G` to `depth`, with the game's built-in network when
 /// `networks` (else the hand-written evaluation); returns the nodes.
-fn bench_game<G: SearchGame>(
+fn bench_game<G: Game>(
     depth: i32,
     networks: bool,
     tt: &TranspositionTable,
@@ -41,7 +50,7 @@ fn bench_game<G: SearchGame>(
             multipv: 1,
             ..Limits::default()
         };
-        let network = networks.then(|| crate::nnue::embedded(G::NAME)).flatten();
+        let network = networks.then(|| G::ID.embedded_network()).flatten();
         let result = search::search_position_with(&pos, limits, 1, tt, &shared, network.as_deref());
         say(&format!(
             "info string {} {sfen}: {} nodes, best {}",
@@ -60,8 +69,9 @@ fn bench_game<G: SearchGame>(
     total
 }
 
-/// Runs the bench (the depth of standard shogi may be overridden; minishogi goes two plies
-/// deeper); prints one line per position and the total. Returns (nodes, nodes per second).
+/// Runs the bench (each game at its registry depth, [`crate::games::GameInfo::bench_depth`]; a
+/// `depth` given moves every game's depth by as much as it moves standard shogi's 9); prints one
+/// line per position and the total. Returns (nodes, nodes per second).
 pub fn run(depth: Option<i32>, say: &dyn Fn(&str)) -> (u64, u64) {
     run_with(depth, true, say)
 }
@@ -71,28 +81,12 @@ pub fn run(depth: Option<i32>, say: &dyn Fn(&str)) -> (u64, u64) {
 pub fn run_with(depth: Option<i32>, networks: bool, say: &dyn Fn(&str)) -> (u64, u64) {
     let tt = TranspositionTable::new(BENCH_HASH_MIB);
     let start = Instant::now();
-    let shogi_depth = depth.unwrap_or(SHOGI_DEPTH);
-    let mut nodes = bench_game::<Shogi>(shogi_depth, networks, &tt, say);
-    nodes += bench_game::<Minishogi>(
-        depth.map_or(MINISHOGI_DEPTH, |d| d + MINISHOGI_DEPTH - SHOGI_DEPTH),
-        networks,
-        &tt,
-        say,
-    );
-    nodes += bench_game::<Nana>(
-        depth.map_or(NANA_DEPTH, |d| d + NANA_DEPTH - SHOGI_DEPTH),
-        networks,
-        &tt,
-        say,
-    );
-    nodes += bench_game::<GiveAndTake>(
-        depth.map_or(GIVE_AND_TAKE_DEPTH, |d| {
-            d + GIVE_AND_TAKE_DEPTH - SHOGI_DEPTH
-        }),
-        networks,
-        &tt,
-        say,
-    );
+    let shift = depth.map_or(0, |d| d - SHOGI_DEPTH);
+    let mut nodes = 0;
+    for id in GameId::ALL {
+        let depth = id.info().bench_depth + shift;
+        nodes += crate::dispatch!(id, G => bench_game::<G>(depth, networks, &tt, say));
+    }
     let ms = start.elapsed().as_millis().max(1) as u64;
     let nps = nodes * 1000 / ms;
     say(&format!("Nodes searched: {nodes}"));
@@ -102,9 +96,46 @@ pub fn run_with(depth: Option<i32>, networks: bool, say: &dyn Fn(&str)) -> (u64,
     (nodes, nps)
 }
 
+/// Times bulk-counted perft from `G`'s start position to `depth`, `runs` times; prints each run,
+/// then the best and the median speed.
+fn perft_game<G: Game>(depth: u32, runs: usize, say: &dyn Fn(&str)) {
+    let pos = G::startpos();
+    let mut speeds = Vec::with_capacity(runs);
+    for run in 1..=runs.max(1) {
+        let start = Instant::now();
+        let nodes = perft(&pos, depth);
+        let secs = start.elapsed().as_secs_f64();
+        let speed = nodes as f64 / secs / 1e6;
+        speeds.push(speed);
+        say(&format!(
+            "{} perft {depth} run {run}: {nodes} nodes in {secs:.3} s, {speed:.1} M nodes/s (1 thread)",
+            G::NAME
+        ));
+    }
+    speeds.sort_by(f64::total_cmp);
+    say(&format!(
+        "{} perft {depth}: best {:.1} M nodes/s, median {:.1} M nodes/s over {} runs",
+        G::NAME,
+        speeds[speeds.len() - 1],
+        speeds[speeds.len() / 2],
+        speeds.len()
+    ));
+}
+
+/// The perft benchmark of every game: each from its start position at its registry depth
+/// ([`crate::games::GameInfo::bench_perft_depth`]), or moved by as much as `depth` moves
+/// standard shogi's 6.
+pub fn perft_all(depth: Option<u32>, runs: usize, say: &dyn Fn(&str)) {
+    let shogi = GameId::Shogi.info().bench_perft_depth;
+    for id in GameId::ALL {
+        let d = (id.info().bench_perft_depth + depth.unwrap_or(shogi)).saturating_sub(shogi);
+        crate::dispatch!(id, G => perft_game::<G>(d, runs, say));
+    }
+}
+
 /// Searches each standard shogi bench position for `ms` milliseconds with `threads` threads;
 /// returns the nodes searched in all.
-fn timed<G: SearchGame>(threads: usize, ms: u64) -> (u64, u64) {
+fn timed<G: Game>(threads: usize, ms: u64) -> (u64, u64) {
     let tt = TranspositionTable::new(64);
     let mut nodes = 0;
     let start = Instant::now();
@@ -120,7 +151,7 @@ fn timed<G: SearchGame>(threads: usize, ms: u64) -> (u64, u64) {
             multipv: 1,
             ..Limits::default()
         };
-        nodes += search::search_position(&pos, limits, threads, &tt, &shared).nodes;
+        nodes += search_position(&pos, limits, threads, &tt, &shared).nodes;
     }
     (nodes, start.elapsed().as_millis().max(1) as u64)
 }

@@ -9,22 +9,15 @@ use clap::builder::RangedU64ValueParser;
 use clap::{Parser, Subcommand};
 
 use tsubame::core::game::Position;
-use tsubame::core::perft::perft;
-use tsubame::games::giveandtake::GiveAndTake;
-use tsubame::games::minishogi::Minishogi;
-use tsubame::games::nana::Nana;
-use tsubame::games::shogi::Shogi;
+use tsubame::dispatch;
+use tsubame::games::GameId;
 use tsubame::selfplay::{MatchConfig, Player, run_match};
 use tsubame::usi;
 
 mod mate_cli;
 
 #[derive(Parser)]
-#[command(
-    name = "tsubame",
-    version,
-    about = "A USI engine for shogi, minishogi and nana shogi"
-)]
+#[command(name = "tsubame", version, about = about())]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -34,9 +27,9 @@ struct Cli {
 enum Command {
     /// Counts the leaves of the legal move tree (per root move, then the total).
     Perft {
-        /// The game: shogi, minishogi, nanashogi or giveandtake.
-        #[arg(long, default_value = "shogi")]
-        variant: String,
+        /// The game.
+        #[arg(long, value_enum, ignore_case = true, default_value_t = GameId::Shogi)]
+        variant: GameId,
         /// The position: `startpos` (the default) or an SFEN, optionally after the word `sfen`,
         /// and optionally followed by `moves …` as in USI's `position` command.
         #[arg(long)]
@@ -46,10 +39,9 @@ enum Command {
     },
     /// Solves a tsume problem (the side to move mates) or a whole TSV suite.
     Mate {
-        /// The game: shogi, minishogi or nanashogi (default: told by the board size of the SFEN,
-        /// or of the suite's first row).
-        #[arg(long)]
-        variant: Option<String>,
+        /// The game (default: told by the board size of the SFEN, or of the suite's first row).
+        #[arg(long, value_enum, ignore_case = true)]
+        variant: Option<GameId>,
         /// Time limit per problem in milliseconds (default: none; 10000 for a suite unless
         /// --nodes is given).
         #[arg(long)]
@@ -81,8 +73,8 @@ enum Command {
         /// Milliseconds per position for `smp`.
         #[arg(long, default_value_t = 3000)]
         ms: u64,
-        /// Depth: search depth for shogi (minishogi goes two deeper), or perft depth for shogi
-        /// (minishogi goes one deeper).
+        /// Depth: search depth for shogi (each other game moves from its own bench depth by as
+        /// much), or perft depth for shogi (likewise).
         #[arg(long)]
         depth: Option<u32>,
         /// Runs of each perft (`perft`): a shared machine's speed varies from run to run, so each
@@ -97,9 +89,9 @@ enum Command {
     /// Plays this engine against itself in-process with two configurations (A and B), e.g. two
     /// threads against one, or the full search against plain alpha-beta.
     Selfplay {
-        /// The game: shogi, minishogi, nanashogi or giveandtake.
-        #[arg(long, default_value = "minishogi")]
-        variant: String,
+        /// The game.
+        #[arg(long, value_enum, ignore_case = true, default_value_t = GameId::Minishogi)]
+        variant: GameId,
         /// Number of games (openings are played twice, colours swapped); at least 1.
         #[arg(long, default_value_t = 20, value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
         games: usize,
@@ -129,9 +121,9 @@ enum Command {
     /// result, appended to a checked binary file (docs/datagen.md). Run again on the same file
     /// and seed, it plays only the games the file lacks.
     Datagen {
-        /// The game: shogi, minishogi or giveandtake.
-        #[arg(long)]
-        variant: String,
+        /// The game (one with training data: not nana shogi, which learns from its table).
+        #[arg(long, value_enum, ignore_case = true)]
+        variant: GameId,
         /// Games of the run (numbered from 0; those already in the file are skipped); at least 1.
         #[arg(long, value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
         games: u64,
@@ -170,9 +162,9 @@ enum Command {
     },
     /// Reads a training-data file: games, positions, results, and any damaged end it skips.
     Datainfo {
-        /// The game the file holds: shogi, minishogi or giveandtake.
-        #[arg(long)]
-        variant: String,
+        /// The game the file holds.
+        #[arg(long, value_enum, ignore_case = true)]
+        variant: GameId,
         /// Also print the first this many records (SFEN, score, result, move).
         #[arg(long, default_value_t = 0)]
         show: usize,
@@ -181,9 +173,9 @@ enum Command {
     },
     /// Shows a position and the engine's best line as it thinks, in plain words.
     Analyse {
-        /// The game: shogi, minishogi, nanashogi or giveandtake.
-        #[arg(long, default_value = "shogi")]
-        variant: String,
+        /// The game.
+        #[arg(long, value_enum, ignore_case = true, default_value_t = GameId::Shogi)]
+        variant: GameId,
         /// The position: `startpos` (the default) or an SFEN, optionally after the word `sfen`,
         /// and optionally followed by `moves …` as in USI's `position` command.
         #[arg(long)]
@@ -197,8 +189,9 @@ enum Command {
     },
     /// Solves a game by retrograde analysis (only nanashogi): builds, verifies and writes the table.
     Solve {
-        /// The game: nanashogi.
-        game: String,
+        /// The game (only nanashogi can be solved).
+        #[arg(value_enum, ignore_case = true)]
+        game: GameId,
         /// Where to write the table (for the `NanaTablebase` option).
         #[arg(long, default_value = "nanashogi.tb")]
         out: std::path::PathBuf,
@@ -211,22 +204,22 @@ fn threads_parser() -> RangedU64ValueParser<usize> {
     RangedU64ValueParser::<usize>::new().range(min..=max)
 }
 
-/// The game whose board an SFEN describes, told by its number of ranks (9, 5 or 3).
-fn variant_of_sfen(sfen: &str) -> Option<&'static str> {
+/// The text of `--help`'s first line, naming every game of the registry.
+fn about() -> String {
+    format!("A USI engine for {}", GameId::titles())
+}
+
+/// The game whose board an SFEN describes, told by its number of ranks.
+fn variant_of_sfen(sfen: &str) -> Option<GameId> {
     let text = sfen.trim();
     let text = text.strip_prefix("sfen ").unwrap_or(text);
     let board = text.split_whitespace().next()?;
-    match board.split('/').count() {
-        9 => Some("shogi"),
-        5 => Some("minishogi"),
-        3 => Some("nanashogi"),
-        _ => None,
-    }
+    GameId::by_ranks(board.split('/').count())
 }
 
 /// The game of `tsubame mate`: `--variant` if given, else told by the SFEN or by the suite's first
 /// row.
-fn mate_variant(variant: Option<String>, file: Option<&str>, sfen: &str) -> Result<String, String> {
+fn mate_variant(variant: Option<GameId>, file: Option<&str>, sfen: &str) -> Result<GameId, String> {
     if let Some(v) = variant {
         return Ok(v);
     }
@@ -246,10 +239,15 @@ fn mate_variant(variant: Option<String>, file: Option<&str>, sfen: &str) -> Resu
         }
         None => (sfen.to_string(), "the SFEN".to_string()),
     };
-    variant_of_sfen(&first).map(str::to_string).ok_or_else(|| {
+    variant_of_sfen(&first).ok_or_else(|| {
+        let ranks: Vec<String> = GameId::ALL
+            .iter()
+            .map(|g| g.info().ranks.to_string())
+            .collect();
         format!(
-            "cannot tell the game from {source} (a board of 9, 5 or 3 ranks expected); \
-             give --variant shogi, minishogi or nanashogi"
+            "cannot tell the game from {source} (a board of {} ranks expected); give --variant {}",
+            ranks.join(", "),
+            GameId::names(", ")
         )
     })
 }
@@ -284,30 +282,6 @@ fn perft_command<P: Position>(sfen: Option<&str>, depth: u32) -> Result<(), Stri
     Ok(())
 }
 
-fn bench_perft<P: Position>(depth: u32, runs: usize) {
-    let pos = P::startpos();
-    let mut speeds = Vec::with_capacity(runs);
-    for run in 1..=runs.max(1) {
-        let start = Instant::now();
-        let nodes = perft(&pos, depth);
-        let secs = start.elapsed().as_secs_f64();
-        let speed = nodes as f64 / secs / 1e6;
-        speeds.push(speed);
-        println!(
-            "{} perft {depth} run {run}: {nodes} nodes in {secs:.3} s, {speed:.1} M nodes/s (1 thread)",
-            P::NAME
-        );
-    }
-    speeds.sort_by(f64::total_cmp);
-    println!(
-        "{} perft {depth}: best {:.1} M nodes/s, median {:.1} M nodes/s over {} runs",
-        P::NAME,
-        speeds[speeds.len() - 1],
-        speeds[speeds.len() / 2],
-        speeds.len()
-    );
-}
-
 fn run(command: Option<Command>) -> Result<(), String> {
     match command {
         None => {
@@ -322,13 +296,7 @@ fn run(command: Option<Command>) -> Result<(), String> {
             variant,
             sfen,
             depth,
-        }) => match variant.to_ascii_lowercase().as_str() {
-            "shogi" => perft_command::<Shogi>(sfen.as_deref(), depth),
-            "minishogi" => perft_command::<Minishogi>(sfen.as_deref(), depth),
-            "nanashogi" | "nana" => perft_command::<Nana>(sfen.as_deref(), depth),
-            "giveandtake" => perft_command::<GiveAndTake>(sfen.as_deref(), depth),
-            other => Err(format!("unknown variant '{other}'")),
-        },
+        }) => dispatch!(variant, G => perft_command::<G>(sfen.as_deref(), depth)),
         Some(Command::Mate {
             variant,
             time,
@@ -346,12 +314,7 @@ fn run(command: Option<Command>) -> Result<(), String> {
                 file,
                 sfen,
             };
-            match variant.to_ascii_lowercase().as_str() {
-                "shogi" => mate_cli::run::<Shogi>(&args),
-                "minishogi" => mate_cli::run::<Minishogi>(&args),
-                "nanashogi" | "nana" => mate_cli::run::<Nana>(&args),
-                other => Err(format!("unknown variant '{other}'")),
-            }
+            dispatch!(variant, G => mate_cli::run::<G>(&args))
         }
         Some(Command::Bench {
             what,
@@ -366,10 +329,7 @@ fn run(command: Option<Command>) -> Result<(), String> {
                 Ok(())
             }
             "perft" => {
-                let d = depth.unwrap_or(6);
-                bench_perft::<Shogi>(d, runs);
-                bench_perft::<Minishogi>(d + 1, runs);
-                bench_perft::<Nana>(d, runs);
+                tsubame::bench::perft_all(depth, runs, &|l: &str| println!("{l}"));
                 Ok(())
             }
             "search" => {
@@ -408,13 +368,7 @@ fn run(command: Option<Command>) -> Result<(), String> {
                 seed,
             };
             let say = |l: &str| println!("{l}");
-            let score = match variant.to_ascii_lowercase().as_str() {
-                "shogi" => run_match::<Shogi>(a, b, &cfg, &say),
-                "minishogi" => run_match::<Minishogi>(a, b, &cfg, &say),
-                "nanashogi" | "nana" => run_match::<Nana>(a, b, &cfg, &say),
-                "giveandtake" => run_match::<GiveAndTake>(a, b, &cfg, &say),
-                other => return Err(format!("unknown variant '{other}'")),
-            };
+            let score = dispatch!(variant, G => run_match::<G>(a, b, &cfg, &say));
             println!(
                 "A ({a}) vs B ({b}): +{} ={} -{}, {:.1}% for A, {:+.0} Elo",
                 score.wins,
@@ -439,13 +393,8 @@ fn run(command: Option<Command>) -> Result<(), String> {
             eval_file,
             out,
         }) => {
-            let game = variant.to_ascii_lowercase();
-            if !["shogi", "minishogi", "giveandtake"].contains(&game.as_str()) {
-                return Err(format!(
-                    "no training data for '{game}' (shogi, minishogi or giveandtake; nana shogi learns from its table)"
-                ));
-            }
-            let network = datagen_network(&game, eval.as_deref(), eval_file.as_deref())?;
+            let game = variant;
+            let network = datagen_network(game, eval.as_deref(), eval_file.as_deref())?;
             eprintln!(
                 "evaluation: {}",
                 match (&network, &eval_file) {
@@ -471,11 +420,7 @@ fn run(command: Option<Command>) -> Result<(), String> {
                 network,
             };
             let show = std::io::stderr().is_terminal();
-            let summary = match game.as_str() {
-                "shogi" => tsubame::datagen::run::<Shogi>(&cfg, &out, show),
-                "minishogi" => tsubame::datagen::run::<Minishogi>(&cfg, &out, show),
-                _ => tsubame::datagen::run::<GiveAndTake>(&cfg, &out, show),
-            }?;
+            let summary = tsubame::datagen::run_game(game, &cfg, &out, show)?;
             if summary.tail_cut > 0 {
                 println!(
                     "cut {} bytes off the end of {} ({}) before appending",
@@ -498,40 +443,30 @@ fn run(command: Option<Command>) -> Result<(), String> {
             variant,
             show,
             file,
-        }) => match variant.to_ascii_lowercase().as_str() {
-            "shogi" => tsubame::datagen::describe::<Shogi>(&file, show),
-            "minishogi" => tsubame::datagen::describe::<Minishogi>(&file, show),
-            "giveandtake" => tsubame::datagen::describe::<GiveAndTake>(&file, show),
-            other => Err(format!("no training data for '{other}'")),
-        }
-        .map(|lines| lines.iter().for_each(|l| println!("{l}"))),
+        }) => tsubame::datagen::describe_game(variant, &file, show)
+            .map(|lines| lines.iter().for_each(|l| println!("{l}"))),
         Some(Command::Analyse {
             variant,
             sfen,
             moves,
             time,
-        }) => match variant.to_ascii_lowercase().as_str() {
-            "shogi" => tsubame::analyse::analyse::<Shogi>(sfen.as_deref(), &moves, time),
-            "minishogi" => tsubame::analyse::analyse::<Minishogi>(sfen.as_deref(), &moves, time),
-            "nanashogi" | "nana" => {
-                tsubame::analyse::analyse::<Nana>(sfen.as_deref(), &moves, time)
+        }) => {
+            dispatch!(variant, G => tsubame::analyse::analyse::<G>(sfen.as_deref(), &moves, time))
+        }
+        Some(Command::Solve { game, out }) => {
+            if game != GameId::Nanashogi {
+                return Err(format!(
+                    "cannot solve '{game}' (only {})",
+                    GameId::Nanashogi
+                ));
             }
-            "giveandtake" => {
-                tsubame::analyse::analyse::<GiveAndTake>(sfen.as_deref(), &moves, time)
+            check_writable(&out).map_err(|e| format!("{e}; nothing computed"))?;
+            let show = std::io::stderr().is_terminal();
+            for line in tsubame::games::nana::tablebase::solve(Some(&out), show)? {
+                println!("{line}");
             }
-            other => Err(format!("unknown variant '{other}'")),
-        },
-        Some(Command::Solve { game, out }) => match game.to_ascii_lowercase().as_str() {
-            "nanashogi" | "nana" => {
-                check_writable(&out).map_err(|e| format!("{e}; nothing computed"))?;
-                let show = std::io::stderr().is_terminal();
-                for line in tsubame::games::nana::tablebase::solve(Some(&out), show)? {
-                    println!("{line}");
-                }
-                Ok(())
-            }
-            other => Err(format!("cannot solve '{other}' (only nanashogi)")),
-        },
+            Ok(())
+        }
     }
 }
 
@@ -554,7 +489,7 @@ fn main() -> ExitCode {
 /// The network `tsubame datagen` plays with: `eval` is `hce`, `nnue` or unset (a network where
 /// the game has one); `file` replaces the embedded network.
 fn datagen_network(
-    game: &str,
+    game: GameId,
     eval: Option<&str>,
     file: Option<&std::path::Path>,
 ) -> Result<Option<std::sync::Arc<tsubame::nnue::network::Network>>, String> {
@@ -566,7 +501,7 @@ fn datagen_network(
     }
     let network = match file {
         Some(path) => {
-            let mut nets = tsubame::nnue::Networks::default();
+            let mut nets = tsubame::games::networks::Networks::default();
             let path = path.to_string_lossy();
             let (loaded, _) = nets.load_file(&path)?;
             if loaded != game {
@@ -574,7 +509,7 @@ fn datagen_network(
             }
             nets.get(game)
         }
-        None => tsubame::nnue::embedded(game),
+        None => game.embedded_network(),
     };
     if network.is_none() && eval == Some("nnue") {
         return Err(format!(

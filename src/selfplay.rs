@@ -8,8 +8,9 @@ use crate::core::color::Color;
 use crate::core::moves::{ListStore, MoveList};
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::{Outcome, RuleOptions};
+use crate::games::Game;
 use crate::search::tt::TranspositionTable;
-use crate::search::{self, Limits, SearchGame, SearchSetup, Shared};
+use crate::search::{self, Limits, SearchSetup, Shared};
 
 /// One side of a self-play match.
 #[derive(Clone, Copy, Debug)]
@@ -85,7 +86,7 @@ fn next_random(state: &mut u64) -> u64 {
 }
 
 /// A random opening of `plies` legal moves that does not end the game.
-pub(crate) fn opening<G: SearchGame>(
+pub(crate) fn opening<G: Game>(
     plies: usize,
     seed: &mut u64,
     rules: &RuleOptions,
@@ -117,7 +118,7 @@ pub(crate) fn opening<G: SearchGame>(
 }
 
 /// Plays one game from an opening; returns the outcome for Black.
-fn play_game<G: SearchGame>(
+fn play_game<G: Game>(
     mut pos: G,
     mut history: Vec<HistoryEntry>,
     black: Player,
@@ -126,7 +127,7 @@ fn play_game<G: SearchGame>(
     rules: &RuleOptions,
 ) -> Outcome {
     let tables = [TranspositionTable::new(16), TranspositionTable::new(16)];
-    let network = crate::nnue::embedded(G::NAME);
+    let network = G::ID.embedded_network();
     loop {
         let side = pos.side_to_move();
         let for_black = |o: Outcome| if side == Color::Black { o } else { o.flip() };
@@ -174,7 +175,7 @@ fn play_game<G: SearchGame>(
 }
 
 /// Plays the match; `progress` receives a line after every game.
-pub fn run_match<G: SearchGame>(
+pub fn run_match<G: Game>(
     a: Player,
     b: Player,
     cfg: &MatchConfig,

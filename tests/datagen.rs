@@ -9,12 +9,12 @@ use std::process::Command;
 
 use tsubame::core::moves::{GameMove, ListStore, MoveList};
 use tsubame::core::pack::Packable;
+use tsubame::core::search_game::SearchGame;
 use tsubame::datagen::format::{self, GameResult};
 use tsubame::datagen::{Config, run};
 use tsubame::games::giveandtake::GiveAndTake;
 use tsubame::games::minishogi::Minishogi;
 use tsubame::games::shogi::Shogi;
-use tsubame::search::SearchGame;
 
 fn temp(name: &str) -> PathBuf {
     let p = std::env::temp_dir().join(format!("tsubame-datagen-{}-{name}", std::process::id()));

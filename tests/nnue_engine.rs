@@ -5,14 +5,15 @@
 use tsubame::core::color::Color;
 use tsubame::core::game::Position;
 use tsubame::core::moves::{Move, MoveList};
+use tsubame::games::GameId;
 use tsubame::games::minishogi::{Mini, Minishogi};
 use tsubame::games::nana::tablebase::index::INDEXER;
 use tsubame::games::nana::tablebase::{TbValue, build};
+use tsubame::games::networks::Networks;
 use tsubame::games::shogi::Standard;
 use tsubame::games::shogi::Variant;
+use tsubame::games::shogi::nnue::Layout;
 use tsubame::games::shogi::position::Board;
-use tsubame::nnue::Networks;
-use tsubame::nnue::features::Layout;
 use tsubame::nnue::network::Network;
 use tsubame::search::tt::TranspositionTable;
 use tsubame::search::{self, Limits, SearchSetup, Shared};
@@ -48,9 +49,9 @@ fn eval_file_loads_networks_and_refuses_the_rest() {
     std::fs::write(&good, network().to_bytes()).unwrap();
     let mut nets = Networks::default();
     let (game, _) = nets.load_file(good.to_str().unwrap()).unwrap();
-    assert_eq!(game, "minishogi");
-    assert_eq!(nets.get("minishogi").as_deref(), Some(&network()));
-    assert_eq!(nets.get("shogi"), tsubame::nnue::embedded("shogi"));
+    assert_eq!(game, GameId::Minishogi);
+    assert_eq!(nets.get(GameId::Minishogi).as_deref(), Some(&network()));
+    assert_eq!(nets.get(GameId::Shogi), GameId::Shogi.embedded_network());
     let mut damaged = network().to_bytes();
     damaged[100] ^= 4;
     let bad = temp("bad.nnue");
@@ -64,7 +65,7 @@ fn eval_file_loads_networks_and_refuses_the_rest() {
     assert!(nets.load_file(bad.to_str().unwrap()).is_err());
     assert!(nets.load_file("/no/such/file.nnue").is_err());
     // The network loaded first is still there.
-    assert_eq!(nets.get("minishogi").as_deref(), Some(&network()));
+    assert_eq!(nets.get(GameId::Minishogi).as_deref(), Some(&network()));
     let _ = std::fs::remove_file(good);
     let _ = std::fs::remove_file(bad);
 }
@@ -146,7 +147,7 @@ fn knows_material<V: Variant>(net: &Network, start: &str, up: &str, down: &str) 
 fn the_embedded_minishogi_network_loads_and_knows_material() {
     let mut nets = Networks::default();
     let embedded = nets
-        .get("minishogi")
+        .get(GameId::Minishogi)
         .expect("a minishogi network is embedded");
     assert_eq!(embedded.features, Layout::<Mini>::FEATURES);
     // Black to move: the start, White's rook missing, Black's rook missing.
@@ -160,9 +161,9 @@ fn the_embedded_minishogi_network_loads_and_knows_material() {
     let other = temp("other.nnue");
     std::fs::write(&other, network().to_bytes()).unwrap();
     nets.load_file(other.to_str().unwrap()).unwrap();
-    assert_eq!(nets.get("minishogi").as_deref(), Some(&network()));
+    assert_eq!(nets.get(GameId::Minishogi).as_deref(), Some(&network()));
     nets.reset();
-    assert_eq!(nets.get("minishogi"), Some(embedded));
+    assert_eq!(nets.get(GameId::Minishogi), Some(embedded));
     let _ = std::fs::remove_file(other);
 }
 
@@ -170,7 +171,9 @@ fn the_embedded_minishogi_network_loads_and_knows_material() {
 #[test]
 fn the_embedded_shogi_network_loads_and_knows_material() {
     let nets = Networks::default();
-    let embedded = nets.get("shogi").expect("a shogi network is embedded");
+    let embedded = nets
+        .get(GameId::Shogi)
+        .expect("a shogi network is embedded");
     assert_eq!(embedded.features, Layout::<Standard>::FEATURES);
     knows_material::<Standard>(
         &embedded,
@@ -186,8 +189,10 @@ fn the_embedded_shogi_network_loads_and_knows_material() {
 #[test]
 fn the_embedded_nana_network_knows_the_table() {
     let nets = Networks::default();
-    let net = nets.get("nanashogi").expect("a nana network is embedded");
-    assert_eq!(net.features, tsubame::nnue::nana::FEATURES);
+    let net = nets
+        .get(GameId::Nanashogi)
+        .expect("a nana network is embedded");
+    assert_eq!(net.features, tsubame::games::nana::nnue::FEATURES);
     let tb = build(Some((1, 1)), false);
     let (mut decided, mut agree) = (0u32, 0u32);
     for idx in (0..INDEXER.size).step_by(97) {
@@ -198,8 +203,8 @@ fn the_embedded_nana_network_knows_the_table() {
         };
         let pos = INDEXER.unrank(idx);
         let (mut us, mut them) = (Vec::new(), Vec::new());
-        tsubame::nnue::nana::active(&pos, Color::Black, &mut us);
-        tsubame::nnue::nana::active(&pos, Color::White, &mut them);
+        tsubame::games::nana::nnue::active(&pos, Color::Black, &mut us);
+        tsubame::games::nana::nnue::active(&pos, Color::White, &mut them);
         decided += 1;
         agree += ((net.evaluate(&us, &them) > 0) == won) as u32;
     }

@@ -7,8 +7,8 @@ use tsubame::core::game::Position;
 use tsubame::core::moves::{Move, MoveList};
 use tsubame::core::repetition::HistoryEntry;
 use tsubame::core::rules::{EnteringKingRule, Outcome, RuleOptions};
+use tsubame::core::search_game::SearchGame;
 use tsubame::games::shogi::Shogi;
-use tsubame::search::SearchGame;
 
 #[test]
 fn single_move_legality_table() {

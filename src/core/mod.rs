@@ -9,6 +9,7 @@ pub mod pack;
 pub mod perft;
 pub mod repetition;
 pub mod rules;
+pub mod search_game;
 pub mod sfen;
 pub mod square;
 pub mod zeroed;

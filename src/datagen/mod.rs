@@ -24,9 +24,10 @@ use crate::core::moves::GameMove;
 use crate::core::pack::Packable;
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::{Outcome, RuleOptions};
+use crate::games::{Game, GameId, PackableVisitor};
 use crate::search::tt::TranspositionTable;
 use crate::search::value::MATE_BOUND;
-use crate::search::{self, Limits, SearchGame, SearchSetup, Shared};
+use crate::search::{self, Limits, SearchSetup, Shared};
 use crate::selfplay::opening;
 use format::GameResult;
 
@@ -79,7 +80,7 @@ fn game_seed(seed: u64, game: u64) -> u64 {
 }
 
 /// Plays game number `game` of the run and returns its records' bytes.
-fn play_game<G: SearchGame + Packable>(
+fn play_game<G: Game + Packable>(
     cfg: &Config,
     game: u64,
     tt: &TranspositionTable,
@@ -197,7 +198,7 @@ fn open<G: Packable>(
 }
 
 /// Runs data generation into `path`; `progress` shows a progress bar on the terminal.
-pub fn run<G: SearchGame + Packable>(
+pub fn run<G: Game + Packable>(
     cfg: &Config,
     path: &Path,
     progress: bool,
@@ -274,9 +275,54 @@ pub fn run<G: SearchGame + Packable>(
     Ok(summary)
 }
 
+/// [`run`] for the game `game`; an error for a game that stores no training data.
+pub fn run_game(
+    game: GameId,
+    cfg: &Config,
+    path: &Path,
+    progress: bool,
+) -> Result<Summary, String> {
+    struct Run<'a>(&'a Config, &'a Path, bool);
+    impl PackableVisitor for Run<'_> {
+        type Output = Result<Summary, String>;
+        fn visit<G: Game + Packable>(self) -> Self::Output {
+            run::<G>(self.0, self.1, self.2)
+        }
+    }
+    crate::dispatch!(game, G => G::with_packable(Run(cfg, path, progress)))
+        .unwrap_or_else(|| Err(no_data(game)))
+}
+
+/// [`describe`] for the game `game`; an error for a game that stores no training data.
+pub fn describe_game(game: GameId, path: &Path, show: usize) -> Result<Vec<String>, String> {
+    struct Describe<'a>(&'a Path, usize);
+    impl PackableVisitor for Describe<'_> {
+        type Output = Result<Vec<String>, String>;
+        fn visit<G: Game + Packable>(self) -> Self::Output {
+            describe::<G>(self.0, self.1)
+        }
+    }
+    crate::dispatch!(game, G => G::with_packable(Describe(path, show)))
+        .unwrap_or_else(|| Err(no_data(game)))
+}
+
+/// Why `game` has no training data, naming the games that have.
+fn no_data(game: GameId) -> String {
+    let have: Vec<&str> = GameId::ALL
+        .into_iter()
+        .filter(|g| g.has_training_data())
+        .map(GameId::name)
+        .collect();
+    format!(
+        "no training data for '{game}' (only {}; {} learns from its solved table)",
+        have.join(", "),
+        game.info().title
+    )
+}
+
 /// A description of the data file at `path` for people: its games and positions, the results,
 /// the damaged end it skips (if any), and the first `show` records.
-pub fn describe<G: SearchGame + Packable>(path: &Path, show: usize) -> Result<Vec<String>, String> {
+pub fn describe<G: Game + Packable>(path: &Path, show: usize) -> Result<Vec<String>, String> {
     let shown = path.display();
     let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
     let (records, scan) = format::read_all::<G>(&bytes).map_err(|e| format!("{shown}: {e}"))?;

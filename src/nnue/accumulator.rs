@@ -5,33 +5,7 @@
 use super::network::{MAX_HIDDEN, Network};
 use super::simd;
 use crate::core::color::Color;
-
-/// The feature changes of one move in both perspectives (Black's, White's): at most two
-/// features off and two on in each.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MoveDelta {
-    /// Features that go off, per perspective; `len[p].0` of them are used.
-    pub removed: [[u16; 2]; 2],
-    /// Features that come on, per perspective.
-    pub added: [[u16; 2]; 2],
-    /// How many of `removed` and `added` are used, per perspective.
-    pub len: [(u8, u8); 2],
-}
-
-impl MoveDelta {
-    /// Records the changes of `perspective`.
-    pub fn set(&mut self, perspective: Color, removed: &[u16], added: &[u16]) {
-        // Element by element: a slice copy of one or two values would call `memcpy`.
-        let p = perspective.index();
-        for (i, &f) in removed.iter().take(2).enumerate() {
-            self.removed[p][i] = f;
-        }
-        for (i, &f) in added.iter().take(2).enumerate() {
-            self.added[p][i] = f;
-        }
-        self.len[p] = (removed.len() as u8, added.len() as u8);
-    }
-}
+use crate::core::search_game::MoveDelta;
 
 /// The first layer's output for both perspectives of one position.
 #[derive(Clone)]

@@ -15,111 +15,18 @@ pub mod time;
 pub mod tt;
 pub mod value;
 
+pub use crate::core::search_game::SearchGame;
+
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use crate::core::color::Color;
-use crate::core::game::Position;
-use crate::core::moves::{GameMove, ListStore, Move, MoveList};
+use crate::core::moves::Move;
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::RuleOptions;
-use crate::nnue::accumulator::MoveDelta;
 use crate::nnue::network::Network;
 use thread::Worker;
 use tt::TranspositionTable;
-
-/// What the search needs from a game beyond its rules.
-pub trait SearchGame: Position {
-    /// Static evaluation from the side to move's point of view, in centipawns.
-    fn evaluate(&self) -> i32;
-    /// True when `mv` captures a piece.
-    fn is_capture(&self, mv: Self::Move) -> bool;
-    /// Value of the piece `mv` captures (0 for none).
-    fn captured_value(&self, mv: Self::Move) -> i32;
-    /// The index (below 32) of the piece that `mv` moves or drops, as it stands before the move.
-    fn moved_piece(&self, mv: Self::Move) -> usize;
-    /// The index (below 32) of the piece that `mv` captures (0 for none).
-    fn captured_piece(&self, mv: Self::Move) -> usize;
-    /// True when `mv` wins at least `threshold` by static exchange.
-    fn see_ge(&self, mv: Self::Move, threshold: i32) -> bool;
-    /// Appends the legal captures, and the non-capturing promotions when `promotions`, to `list`
-    /// (the moves of quiescence when not in check).
-    fn tactical_moves(&self, list: &mut MoveList<Self::Move>, promotions: bool);
-    /// Appends the legal moves that neither capture nor promote (drops and passes included) to
-    /// `list`: with `tactical_moves(list, true)`, every legal move once.
-    fn quiet_moves(&self, list: &mut MoveList<Self::Move>) {
-        let mut all = MoveList::<Self::Move>::new();
-        self.legal_moves(&mut all);
-        list.extend(
-            all.into_iter()
-                .filter(|&mv| !self.is_capture(mv) && !mv.is_promotion()),
-        );
-    }
-    /// True when the main search should take this game's moves in stages (captures first,
-    /// quiet moves generated only when reached): worth it where [`SearchGame::is_legal`] and
-    /// [`SearchGame::quiet_moves`] are cheaper than generating every move.
-    const STAGED_MOVES: bool = false;
-    /// A move that mates at once, found by a test cheap enough for every node (it need not find
-    /// every mate in one; `None` proves nothing). Only asked when the side to move is not in check.
-    fn mate_in_one(&self) -> Option<Self::Move> {
-        None
-    }
-    /// The key of the position after the legal move `mv`, when the game can tell it without
-    /// playing the move (`None` otherwise): the search fetches the child's table entry with it
-    /// while it still prepares the move.
-    #[inline(always)]
-    fn key_after(&self, _mv: Self::Move) -> Option<u64> {
-        None
-    }
-    /// Plays the legal move `mv`, of which the search already knows whether it gives check
-    /// ([`SearchGame::gives_check`]): a game may then skip looking for checkers.
-    #[inline(always)]
-    fn play_known_check(&mut self, mv: Self::Move, _gives_check: bool) {
-        self.play(mv);
-    }
-    /// Number of input features of the game's networks (0: the game has no learned evaluation).
-    const NNUE_FEATURES: usize = 0;
-    /// Appends the network's active input features of the position, seen from `perspective`.
-    fn nnue_features(&self, _perspective: Color, _out: &mut Vec<u16>) {}
-    /// The network's input features that the legal move `mv` turns off and on.
-    fn nnue_delta(&self, _mv: Self::Move) -> MoveDelta {
-        MoveDelta::default()
-    }
-    /// A hash of the parts of the position whose misjudgement by the static evaluation tends to
-    /// persist (in shogi: the pawns and the hands), indexing the evaluation's correction history;
-    /// `None` where the game keeps no correction.
-    fn correction_key(&self) -> Option<u64> {
-        None
-    }
-    /// The position with the turn passed, for null-move pruning; `None` where a pass is unsound
-    /// (games full of zugzwang) or the side to move is in check.
-    fn null_move(&self) -> Option<Self>;
-    /// Positions searched by `bench`, as SFEN.
-    const BENCH_SFENS: &'static [&'static str];
-    /// Precomputed facts that make [`SearchGame::gives_check`] cheap at one node.
-    type CheckInfo;
-    /// The check information of the side to move.
-    fn check_info(&self) -> Self::CheckInfo;
-    /// True when the legal move `mv` gives check (without playing it).
-    fn gives_check(&self, info: &Self::CheckInfo, mv: Self::Move) -> bool;
-    /// The move whose [`GameMove::code`] is `code`, as the search's tables keep it: for the
-    /// shogi games the packed move itself (possibly illegal here: check it with
-    /// [`SearchGame::is_legal`]); by default the legal move with that code, or `NONE`.
-    fn move_from_code(&self, code: u16) -> Self::Move {
-        let mut list = MoveList::<Self::Move>::new();
-        self.legal_moves(&mut list);
-        list.into_iter()
-            .find(|m| m.code() == code)
-            .unwrap_or(<Self::Move as GameMove>::NONE)
-    }
-    /// True when `mv` (any move, e.g. from a colliding table entry) is a legal move here.
-    fn is_legal(&self, mv: Self::Move) -> bool {
-        let mut list = MoveList::<Self::Move>::new();
-        self.legal_moves(&mut list);
-        list.contains(&mv)
-    }
-}
 
 /// Limits of one search besides time.
 #[derive(Clone, Debug)]
@@ -313,21 +220,8 @@ pub fn with_search_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 }
 
 /// Searches `pos` on its own search thread as a lone position (its history is the position
-/// itself), under the default rules with full pruning, the default evaluation (the embedded
-/// network where the game has one) and no progress reports: what the bench and the tests need.
-pub fn search_position<G: SearchGame>(
-    pos: &G,
-    limits: Limits<G::Move>,
-    threads: usize,
-    tt: &TranspositionTable,
-    shared: &Shared,
-) -> SearchResult<G::Move> {
-    let network = crate::nnue::embedded(G::NAME);
-    search_position_with(pos, limits, threads, tt, shared, network.as_deref())
-}
-
-/// [`search_position`] evaluating with `network`, or with the hand-written evaluation for
-/// `None`.
+/// itself), under the default rules with full pruning, evaluating with `network` (or with the
+/// hand-written evaluation for `None`) and without progress reports.
 pub fn search_position_with<G: SearchGame>(
     pos: &G,
     limits: Limits<G::Move>,
@@ -362,6 +256,7 @@ pub type SharedHandle = Arc<Shared>;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::game::Position;
     use crate::games::shogi::Shogi;
 
     #[test]

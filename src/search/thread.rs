@@ -13,7 +13,8 @@ use super::{Report, SearchGame, SearchResult, SearchSetup};
 use crate::core::color::Color;
 use crate::core::moves::{GameMove, ListStore, MoveList};
 use crate::core::repetition::HistoryEntry;
-use crate::nnue::accumulator::{Accumulator, MoveDelta};
+use crate::core::search_game::MoveDelta;
+use crate::nnue::accumulator::Accumulator;
 
 /// A root move with what the last iterations said of it.
 #[derive(Clone, Debug)]

@@ -13,6 +13,7 @@ pub mod output;
 mod session;
 pub mod tables;
 
+use std::any::Any;
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
@@ -23,10 +24,9 @@ use crate::core::game::Position;
 use crate::core::moves::ListStore;
 use crate::core::perft::{DivideEnd, MAX_PERFT_DEPTH, divide_report};
 use crate::core::rules::RuleOptions;
-use crate::games::giveandtake::GiveAndTake;
-use crate::games::minishogi::Minishogi;
 use crate::games::nana::Nana;
-use crate::games::shogi::Shogi;
+use crate::games::networks::Networks;
+use crate::games::{Game, GameId};
 use crate::mate;
 use crate::mate::table::Table;
 use crate::search::tt::TranspositionTable;
@@ -39,45 +39,53 @@ use output::excerpt;
 pub use session::Session;
 use tables::{Tables, Use};
 
-/// The game being played, chosen at run time by `USI_Variant`.
-pub enum AnyGame {
-    /// Standard shogi.
-    Shogi(Session<Shogi>),
-    /// Minishogi.
-    Minishogi(Session<Minishogi>),
-    /// Nana shogi.
-    Nana(Session<Nana>),
-    /// Give and Take (8×8 draughts).
-    GiveAndTake(Session<GiveAndTake>),
+/// The game being played, chosen at run time by `USI_Variant`: its registry id and its
+/// [`Session`], whose type is the id's game type.
+pub struct AnyGame {
+    id: GameId,
+    session: Box<dyn Any + Send>,
 }
 
-/// Runs `$body` with `$s` bound to the session of whichever game is selected.
+/// Runs `$body` with `$s` bound to the session of the selected game (`mut` for a mutable one),
+/// and the type name `G` to its game type.
 macro_rules! with_session {
-    ($game:expr, $s:ident => $body:expr) => {
-        match $game {
-            AnyGame::Shogi($s) => $body,
-            AnyGame::Minishogi($s) => $body,
-            AnyGame::Nana($s) => $body,
-            AnyGame::GiveAndTake($s) => $body,
-        }
-    };
+    (mut $game:expr, $s:ident => $body:expr) => {{
+        let game: &mut AnyGame = $game;
+        crate::dispatch!(game.id, G => {
+            let $s = game
+                .session
+                .downcast_mut::<Session<G>>()
+                .expect("the session is of its id's game");
+            $body
+        })
+    }};
+    ($game:expr, $s:ident => $body:expr) => {{
+        let game: &AnyGame = $game;
+        crate::dispatch!(game.id, G => {
+            let $s = game
+                .session
+                .downcast_ref::<Session<G>>()
+                .expect("the session is of its id's game");
+            $body
+        })
+    }};
 }
 
 impl AnyGame {
-    /// A fresh session of the game named `name` (as `USI_Variant` accepts it), at its start position.
-    pub fn by_name(name: &str) -> Option<AnyGame> {
-        match name.to_ascii_lowercase().as_str() {
-            "shogi" => Some(AnyGame::Shogi(Session::new())),
-            "minishogi" => Some(AnyGame::Minishogi(Session::new())),
-            "nanashogi" | "nana" => Some(AnyGame::Nana(Session::new())),
-            "giveandtake" => Some(AnyGame::GiveAndTake(Session::new())),
-            _ => None,
-        }
+    /// A fresh session of `id`'s game, at its start position.
+    pub fn new(id: GameId) -> AnyGame {
+        let session: Box<dyn Any + Send> = crate::dispatch!(id, G => Box::new(Session::<G>::new()));
+        AnyGame { id, session }
     }
 
-    /// The game's `USI_Variant` name.
-    pub fn name(&self) -> &'static str {
-        with_session!(self, s => s.game_name())
+    /// The game's registry id.
+    pub fn id(&self) -> GameId {
+        self.id
+    }
+
+    /// The session of game `G`, if that is the game being played.
+    fn session<G: Game>(&self) -> Option<&Session<G>> {
+        self.session.downcast_ref()
     }
 }
 
@@ -107,7 +115,7 @@ pub struct Engine {
     /// The solved nana shogi table, when `NanaTablebase` names one.
     nana_table: nana_tb::NanaTable,
     /// The learned evaluation's networks (`EvalFile`).
-    networks: crate::nnue::Networks,
+    networks: Networks,
 }
 
 impl Engine {
@@ -120,13 +128,13 @@ impl Engine {
             tables: Tables::default(),
             good_mib: options.hash_mib,
             options,
-            game: AnyGame::Shogi(Session::new()),
+            game: AnyGame::new(GameId::Shogi),
             shared: Arc::new(Shared::default()),
             stop_asked: Arc::new(AtomicBool::new(false)),
             search: None,
             last_go: GoParams::default(),
             nana_table: nana_tb::NanaTable::default(),
-            networks: crate::nnue::Networks::default(),
+            networks: Networks::default(),
         }
     }
 
@@ -183,7 +191,7 @@ impl Engine {
             "position" => {
                 self.finish_search();
                 let extra = self.options.rules.minishogi_extra_moves;
-                let result = with_session!(&mut self.game, s => s.set_position(rest, extra));
+                let result = with_session!(mut &mut self.game, s => s.set_position(rest, extra));
                 if let Err(e) = result {
                     self.error(&e);
                 }
@@ -221,7 +229,7 @@ impl Engine {
     fn usi(&self) {
         self.say(&format!("id name {ENGINE_NAME}"));
         self.say("id author the tsubame developers");
-        for l in options::declarations(self.game.name()) {
+        for l in options::declarations(self.game.id()) {
             self.say(&l);
         }
         self.say("usiok");
@@ -308,13 +316,13 @@ impl Engine {
     /// Answers `go` or `go mate` in nana shogi from the solved table, if one is loaded and holds
     /// the position; returns false when the search should answer instead.
     fn go_from_table(&mut self, params: &GoParams) -> bool {
-        if !matches!(self.game, AnyGame::Nana(_)) {
+        if self.game.session::<Nana>().is_none() {
             return false;
         }
         if !self.searching() {
             self.update_nana_table();
         }
-        let AnyGame::Nana(s) = &self.game else {
+        let Some(s) = self.game.session::<Nana>() else {
             return false;
         };
         let Some(tb) = self.nana_table.table.clone() else {
@@ -359,22 +367,18 @@ impl Engine {
                 self.error("USI_Variant: the value is missing; the value was not changed");
                 return;
             }
-            let v = if value.eq_ignore_ascii_case("nana") {
-                "nanashogi"
-            } else {
-                value
-            };
-            match AnyGame::by_name(v) {
-                Some(g) => {
+            match GameId::parse(value) {
+                Some(id) => {
                     self.finish_search();
-                    self.game = g;
+                    self.game = AnyGame::new(id);
                     // Another game's move codes: its history tables would mislead.
                     self.tables.histories.clear();
                 }
                 None => self.error(&format!(
-                    "unknown USI_Variant '{}' (shogi, minishogi, nanashogi, giveandtake); kept {}",
-                    excerpt(v, 40),
-                    self.game.name()
+                    "unknown USI_Variant '{}' ({}); kept {}",
+                    excerpt(value, 40),
+                    GameId::names(", "),
+                    self.game.id()
                 )),
             }
             return;
@@ -503,7 +507,7 @@ impl Engine {
             shared: Arc::clone(&self.shared),
             out: self.out.clone(),
             network: if self.options.nnue {
-                self.networks.get(self.game.name())
+                self.networks.get(self.game.id())
             } else {
                 None
             },
@@ -917,6 +921,7 @@ pub fn run<R: BufRead + Send + 'static>(mut input: R, out: Output) {
 mod tests {
     use super::*;
     use crate::core::game::Position;
+    use crate::games::shogi::Shogi;
 
     /// An engine writing into a buffer.
     fn engine() -> (Engine, Arc<Mutex<Vec<u8>>>) {

@@ -4,6 +4,7 @@ use crate::core::rules::{
     ENTERING_KING_CHOICES, MINI_EXTRA_MOVES_CHOICES, MINI_JISHOGI_CHOICES, MINI_REPETITION_CHOICES,
     RuleOptions, parse_choice,
 };
+use crate::games::GameId;
 use crate::games::giveandtake::eval as gt_eval;
 use crate::search::time::TimeOptions;
 
@@ -75,7 +76,7 @@ pub const TIME_OPTION_RANGE: (u64, u64) = (0, 600_000);
 pub const SLOW_MOVER_RANGE: (u64, u64) = (10, 1000);
 
 /// The `option` lines of the `usi` answer, the game choice first.
-pub fn declarations(current_game: &str) -> Vec<String> {
+pub fn declarations(current_game: GameId) -> Vec<String> {
     let o = Options::default();
     let combo = |name: &str, default: &str, vars: &[&str]| {
         let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
@@ -87,8 +88,8 @@ pub fn declarations(current_game: &str) -> Vec<String> {
     vec![
         combo(
             "USI_Variant",
-            current_game,
-            &["shogi", "minishogi", "nanashogi", "giveandtake"],
+            current_game.name(),
+            &GameId::ALL.map(GameId::name),
         ),
         spin("USI_Hash", o.hash_mib as u64, HASH_RANGE),
         spin("Threads", o.threads as u64, threads_range()),
@@ -267,12 +268,12 @@ mod tests {
         assert!(o.set("Threads", &max.to_string()).is_ok());
         assert!(o.set("Threads", &(max + 1).to_string()).is_err());
         assert!(
-            declarations("shogi")
+            declarations(GameId::Shogi)
                 .iter()
                 .any(|l| *l == format!("option name Threads type spin default 1 min 1 max {max}"))
         );
         assert!(
-            declarations("shogi")
+            declarations(GameId::Shogi)
                 .iter()
                 .any(|l| l == "option name NanaTablebase type filename default <empty>")
         );

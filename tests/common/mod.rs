@@ -6,8 +6,10 @@
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 
+use tsubame::bench::search_position;
+use tsubame::games::Game;
 use tsubame::search::tt::TranspositionTable;
-use tsubame::search::{Limits, SearchGame, Shared, search_position};
+use tsubame::search::{Limits, Shared};
 
 /// The rows of a tab-separated reference file in `engine-tests/data/`, header skipped.
 pub fn tsv(name: &str) -> Vec<Vec<String>> {
@@ -39,11 +41,7 @@ impl Lcg {
 
 /// The move (USI text, empty for none) that one thread chooses in `pos` within `limits`, searched
 /// from an empty `tt` under the default rules: deterministic for a given build.
-pub fn best_move<G: SearchGame>(
-    pos: &G,
-    limits: Limits<G::Move>,
-    tt: &TranspositionTable,
-) -> String {
+pub fn best_move<G: Game>(pos: &G, limits: Limits<G::Move>, tt: &TranspositionTable) -> String {
     tt.clear();
     let shared = Shared::default();
     let result = search_position(pos, limits, 1, tt, &shared);
@@ -88,7 +86,7 @@ pub fn start_engine() -> Child {
 /// Checks that the staged move generation of the search splits the legal moves of `pos` exactly:
 /// `tactical_moves(_, true)` gives the captures and promotions, `quiet_moves` the rest, and
 /// together they are every legal move once.
-pub fn assert_moves_partition<G: SearchGame>(pos: &G) {
+pub fn assert_moves_partition<G: Game>(pos: &G) {
     use std::collections::HashSet;
     use tsubame::core::moves::{GameMove, ListStore, MoveList};
 
@@ -129,12 +127,7 @@ pub fn assert_moves_partition<G: SearchGame>(pos: &G) {
 
 /// Plays `plies` random legal moves from `start` (restarting from it when a game ends), calling
 /// `visit` on every position reached, the start included.
-pub fn random_walk<G: SearchGame + Clone>(
-    start: &G,
-    plies: usize,
-    seed: u64,
-    mut visit: impl FnMut(&G),
-) {
+pub fn random_walk<G: Game + Clone>(start: &G, plies: usize, seed: u64, mut visit: impl FnMut(&G)) {
     use tsubame::core::moves::{ListStore, MoveList};
 
     let mut rng = Lcg(seed);

@@ -10,8 +10,8 @@ use super::position::{GiveAndTake, START_FEN, bit, square_name};
 use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::moves::{GameMove, MoveList};
+use crate::core::search_game::SearchGame;
 use crate::error::{MoveError, SfenError};
-use crate::search::SearchGame;
 
 impl GameMove for GtMove {
     const NONE: GtMove = GtMove::NONE;
@@ -68,8 +68,11 @@ impl GiveAndTake {
     }
 }
 
+/// The game's name as `USI_Variant` spells it.
+pub const NAME: &str = "giveandtake";
+
 impl Position for GiveAndTake {
-    const NAME: &'static str = "giveandtake";
+    const NAME: &'static str = NAME;
     type Move = GtMove;
     const MATE_BY_CHECKS: bool = false;
     /// The rules contract's convention: the third occurrence of a position is a draw.

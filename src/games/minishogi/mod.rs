@@ -1,7 +1,7 @@
 //! Minishogi (5×5): the shogi-family position on a 5×5 board with a one-rank promotion zone, and the
 //! minishogi article's game-end rules (repetition lost by its initiator, jishogi).
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use crate::core::color::Color;
 use crate::core::game::Position;
@@ -11,8 +11,36 @@ use crate::core::square::Geometry;
 use crate::games::shogi::Variant;
 use crate::games::shogi::attacks::Tables;
 use crate::games::shogi::eval::EvalWeights;
+use crate::games::shogi::nnue::Layout;
 use crate::games::shogi::position::Board;
 use crate::games::shogi::types::Kind;
+use crate::nnue::network::Network;
+
+/// Minishogi's registry entry.
+pub const INFO: crate::games::GameInfo = crate::games::GameInfo {
+    name: Mini::NAME,
+    aliases: &[],
+    title: "minishogi",
+    ranks: 5,
+    features: Layout::<Mini>::FEATURES,
+    embedded_network,
+    bench_depth: 11,
+    bench_perft_depth: 7,
+};
+
+/// The minishogi network built into the binary (how it was made: `docs/nnue.md`).
+static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
+    crate::nnue::built_in(
+        include_bytes!("minishogi.nnue"),
+        Mini::NAME,
+        Layout::<Mini>::FEATURES,
+    )
+});
+
+/// The minishogi network built into the binary.
+fn embedded_network() -> Option<Arc<Network>> {
+    Some(Arc::clone(&EMBEDDED))
+}
 
 /// The minishogi variant of the shogi family.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]

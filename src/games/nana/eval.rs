@@ -8,7 +8,7 @@ use super::types::{Kind, Piece, State};
 use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::moves::{Move, MoveList};
-use crate::search::SearchGame;
+use crate::core::search_game::SearchGame;
 
 /// Value of a cube on the board.
 pub const CUBE_ON_BOARD: i32 = 300;
@@ -124,17 +124,17 @@ impl SearchGame for Nana {
         list.extend(all.into_iter().filter(|&m| self.is_capture(m)));
     }
 
-    const NNUE_FEATURES: usize = crate::nnue::nana::FEATURES;
+    const NNUE_FEATURES: usize = super::nnue::FEATURES;
 
     fn nnue_features(&self, perspective: Color, out: &mut Vec<u16>) {
-        crate::nnue::nana::active(self, perspective, out);
+        super::nnue::active(self, perspective, out);
     }
 
     #[inline]
-    fn nnue_delta(&self, mv: Move) -> crate::nnue::accumulator::MoveDelta {
-        let mut delta = crate::nnue::accumulator::MoveDelta::default();
+    fn nnue_delta(&self, mv: Move) -> crate::core::search_game::MoveDelta {
+        let mut delta = crate::core::search_game::MoveDelta::default();
         for c in Color::ALL {
-            let d = crate::nnue::nana::delta(self, mv, c);
+            let d = super::nnue::delta(self, mv, c);
             delta.set(c, &d.removed, &d.added);
         }
         delta

@@ -8,6 +8,7 @@
 pub mod attacks;
 pub mod eval;
 pub mod movegen;
+pub mod nnue;
 pub mod position;
 pub mod rules;
 pub mod tablebase;
@@ -16,3 +17,34 @@ pub mod types;
 pub use movegen::MATE_RULE_LEVELS;
 pub use position::{Nana, START_SFEN};
 pub use rules::{repetition_draw, repetition_verdict};
+
+use std::sync::{Arc, LazyLock};
+
+use crate::nnue::network::Network;
+
+/// Nana shogi's registry entry.
+pub const INFO: super::GameInfo = super::GameInfo {
+    name: position::NAME,
+    aliases: &["nana"],
+    title: "nana shogi",
+    ranks: 3,
+    features: nnue::FEATURES,
+    embedded_network,
+    bench_depth: 9,
+    bench_perft_depth: 6,
+};
+
+/// The nana shogi network built into the binary, trained on the solved table (how it was made:
+/// `docs/nnue.md`).
+static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
+    crate::nnue::built_in(
+        include_bytes!("nanashogi.nnue"),
+        position::NAME,
+        nnue::FEATURES,
+    )
+});
+
+/// The nana shogi network built into the binary.
+fn embedded_network() -> Option<Arc<Network>> {
+    Some(Arc::clone(&EMBEDDED))
+}

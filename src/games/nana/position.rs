@@ -19,6 +19,10 @@ use crate::error::{MoveError, SfenError};
 pub(crate) const SQUARES: usize = 9;
 
 /// The start position: an empty board, each player holding his king and both cubes.
+/// The game's name as `USI_Variant` spells it.
+pub const NAME: &str = "nanashogi";
+
+/// The start position.
 pub const START_SFEN: &str = "3/3/3 b KRBkrb 1";
 
 /// A nana shogi position.
@@ -408,7 +412,7 @@ impl Nana {
 }
 
 impl Position for Nana {
-    const NAME: &'static str = "nanashogi";
+    const NAME: &'static str = NAME;
     type Move = Move;
 
     fn startpos() -> Self {

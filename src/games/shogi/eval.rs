@@ -144,7 +144,7 @@ pub fn placement_value(
     score
 }
 
-impl<V: Variant> crate::search::SearchGame for Board<V> {
+impl<V: Variant> crate::core::search_game::SearchGame for Board<V> {
     const BENCH_SFENS: &'static [&'static str] = V::BENCH_SFENS;
     type CheckInfo = super::see::CheckInfo;
 
@@ -224,17 +224,17 @@ impl<V: Variant> crate::search::SearchGame for Board<V> {
         Board::mate_in_one(self)
     }
 
-    const NNUE_FEATURES: usize = crate::nnue::features::Layout::<V>::FEATURES;
+    const NNUE_FEATURES: usize = super::nnue::Layout::<V>::FEATURES;
 
     fn nnue_features(&self, perspective: Color, out: &mut Vec<u16>) {
-        crate::nnue::features::Layout::<V>::active(self, perspective, out);
+        super::nnue::Layout::<V>::active(self, perspective, out);
     }
 
     #[inline]
-    fn nnue_delta(&self, mv: crate::core::moves::Move) -> crate::nnue::accumulator::MoveDelta {
-        let mut delta = crate::nnue::accumulator::MoveDelta::default();
+    fn nnue_delta(&self, mv: crate::core::moves::Move) -> crate::core::search_game::MoveDelta {
+        let mut delta = crate::core::search_game::MoveDelta::default();
         for c in Color::ALL {
-            let d = crate::nnue::features::Layout::<V>::delta(self, mv, c);
+            let d = super::nnue::Layout::<V>::delta(self, mv, c);
             delta.set(c, &d.removed, &d.added);
         }
         delta

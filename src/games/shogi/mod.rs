@@ -7,18 +7,20 @@ pub mod attacks;
 pub mod eval;
 mod mate1;
 pub mod movegen;
+pub mod nnue;
 pub mod pack;
 pub mod position;
 pub mod rules;
 pub mod see;
 pub mod types;
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use crate::core::color::Color;
 use crate::core::repetition::Repetition;
 use crate::core::rules::{Outcome, RuleOptions, Verdict};
 use crate::core::square::Geometry;
+use crate::nnue::network::Network;
 use attacks::Tables;
 use position::Board;
 
@@ -59,6 +61,32 @@ pub trait Variant:
     fn special_end(pos: &Board<Self>, rules: &RuleOptions) -> Option<Verdict>;
     /// True when the side to move may declare a win.
     fn can_declare(pos: &Board<Self>, rules: &RuleOptions) -> bool;
+}
+
+/// Standard shogi's registry entry.
+pub const INFO: super::GameInfo = super::GameInfo {
+    name: Standard::NAME,
+    aliases: &[],
+    title: "shogi",
+    ranks: 9,
+    features: nnue::Layout::<Standard>::FEATURES,
+    embedded_network,
+    bench_depth: 9,
+    bench_perft_depth: 6,
+};
+
+/// The shogi network built into the binary (how it was made: `docs/nnue.md`).
+static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
+    crate::nnue::built_in(
+        include_bytes!("shogi.nnue"),
+        Standard::NAME,
+        nnue::Layout::<Standard>::FEATURES,
+    )
+});
+
+/// The shogi network built into the binary.
+fn embedded_network() -> Option<Arc<Network>> {
+    Some(Arc::clone(&EMBEDDED))
 }
 
 /// Standard 9×9 shogi.

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use crate::classify::{Cmd, Go, classify, kind_name, maybe_quit};
 use crate::engine::{Engine, Event, shorten};
-use crate::games::{Game, Pos, parse_any_sfen};
+use crate::games::{FuzzGame, Game, Pos, parse_any_sfen};
 use crate::trace::{Action, Step};
 
 /// How the driver runs and judges the engine.
@@ -438,7 +438,7 @@ impl Driver {
             other => other,
         };
         if key == "usi_variant" {
-            match Game::from_variant(value) {
+            match Game::parse(value) {
                 Some(g) => {
                     self.end_searches();
                     self.model.pos = g.startpos();

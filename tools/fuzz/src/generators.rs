@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use crate::driver::Model;
-use crate::games::{Game, Pos};
+use crate::games::{FuzzGame, Game, Pos};
 use crate::rng::Rng;
 use crate::trace::{Action, Step};
 
@@ -400,18 +400,18 @@ impl Gen {
             }
             Kind::Options => self.option_step(&mut s, model),
             Kind::Variant => {
-                let v = *self.rng.pick(&[
-                    "shogi",
-                    "minishogi",
-                    "nanashogi",
-                    "nana",
-                    "SHOGI",
-                    "MiniShogi",
-                    "chess",
-                    "",
-                    "giveandtake",
-                    "shogi9",
-                ]);
+                // Every name and alias of the registry, in other cases too, and names of no game.
+                let mut names: Vec<String> = Game::ALL
+                    .iter()
+                    .flat_map(|g| std::iter::once(g.name()).chain(g.info().aliases.iter().copied()))
+                    .map(str::to_string)
+                    .collect();
+                let upper: Vec<String> = names.iter().map(|n| n.to_ascii_uppercase()).collect();
+                let odd: Vec<String> = names.iter().map(|n| format!("{n}9")).collect();
+                names.extend(upper);
+                names.extend(odd);
+                names.extend(["chess".to_string(), String::new()]);
+                let v = self.rng.pick(&names).clone();
                 let name = if self.rng.chance(20) {
                     "UCI_Variant"
                 } else {
@@ -927,7 +927,7 @@ fn make_pool(rng: &mut Rng, game: Game) -> Pool {
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
         ],
         Game::Minishogi => &["2k2/5/2G2/5/K4 b G 1", "2k2/2G2/2G2/5/K4 w - 1"],
-        Game::Nana => &[],
+        Game::Nanashogi => &[],
         Game::GiveAndTake => &[
             "1K6/8/8/K7/k7/K7/8/8 b a3 4",
             "8/4m3/8/4K3/8/4m3/2m3m1/8 w - 1",
@@ -936,7 +936,7 @@ fn make_pool(rng: &mut Rng, game: Game) -> Pool {
     let max_len = match game {
         Game::Shogi => 120,
         Game::Minishogi => 40,
-        Game::Nana => 16,
+        Game::Nanashogi => 16,
         Game::GiveAndTake => 80,
     };
     for s in hand_made {

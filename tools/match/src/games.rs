@@ -2,51 +2,18 @@
 //! material balance for random openings, and the 24-point impasse adjudication.
 //!
 //! Every game the runner plays implements [`GameExt`]; the defaults suit a game without those
-//! features, so a new game needs one `impl GameExt for NewGame {}` line and a line in [`GameKind`].
+//! features, so a new game of the engine's registry needs one `impl GameExt for NewGame {}` line.
 
 use tsubame::core::color::Color;
 use tsubame::core::game::Position;
 use tsubame::core::moves::Move;
+use tsubame::games::GameId;
 use tsubame::games::minishogi::{Mini, Minishogi};
 use tsubame::games::shogi::position::Board;
 use tsubame::games::shogi::types::Kind;
 use tsubame::games::shogi::{Shogi, Standard, Variant};
 
-/// Declares the games the runner knows: for each, the [`GameKind`] variant, the position type,
-/// and the names accepted for it (the first is the `USI_Variant` value). A game marked `plain`
-/// gets the default [`GameExt`] (no CSA, no material balance, no impasse rule).
-macro_rules! declare_games {
-    ($( $variant:ident => $ty:ty, [$($name:literal),+] $(, $plain:ident)? );+ $(;)?) => {
-        /// The games the runner knows, by their `USI_Variant` names.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub enum GameKind {
-            $(
-                #[doc = concat!("The game known as", $(" `", $name, "`"),+, ".")]
-                $variant,
-            )+
-        }
-
-        impl GameKind {
-            /// Every game, with the names accepted for it (the first is the `USI_Variant` value).
-            pub const ALL: &'static [(GameKind, &'static [&'static str])] =
-                &[$((GameKind::$variant, &[$($name),+])),+];
-
-            /// Calls `f` with the position type of the game.
-            pub fn dispatch<F: GameFn>(self, f: F) -> F::Output {
-                match self {
-                    $(GameKind::$variant => f.call::<$ty>(),)+
-                }
-            }
-        }
-
-        $($(declare_games!(@$plain $ty);)?)+
-    };
-    (@plain $ty:ty) => {
-        impl GameExt for $ty {}
-    };
-}
-
-/// A computation generic over the game, run by [`GameKind::dispatch`].
+/// A computation generic over the game, run by [`dispatch`].
 pub trait GameFn {
     /// What it returns.
     type Output;
@@ -54,44 +21,27 @@ pub trait GameFn {
     fn call<P: GameExt>(self) -> Self::Output;
 }
 
-declare_games! {
-    Shogi => Shogi, ["shogi"];
-    Minishogi => Minishogi, ["minishogi"];
-    Nana => tsubame::games::nana::Nana, ["nanashogi", "nana"], plain;
-    GiveAndTake => tsubame::games::giveandtake::GiveAndTake, ["giveandtake"], plain;
+/// Runs `f` for the game type of `game`, through the engine's registry.
+pub fn dispatch<F: GameFn>(game: GameId, f: F) -> F::Output {
+    tsubame::dispatch!(game, G => f.call::<G>())
 }
 
-impl GameKind {
-    /// The game named `name` (case-insensitive).
-    pub fn parse(name: &str) -> Option<GameKind> {
-        GameKind::ALL
-            .iter()
-            .find(|(_, names)| names.iter().any(|n| n.eq_ignore_ascii_case(name)))
-            .map(|&(k, _)| k)
-    }
-
-    /// The player who moves first from the game's start position: Black in the shogi games,
-    /// White in Give and Take. Result strings put this player's score first.
-    pub fn first_mover(self) -> Color {
-        struct First;
-        impl GameFn for First {
-            type Output = Color;
-            fn call<P: GameExt>(self) -> Color {
-                P::startpos().side_to_move()
-            }
+/// The player who moves first from `game`'s start position: Black in the shogi games, White in
+/// Give and Take. Result strings put this player's score first.
+pub fn first_mover(game: GameId) -> Color {
+    struct First;
+    impl GameFn for First {
+        type Output = Color;
+        fn call<P: GameExt>(self) -> Color {
+            P::startpos().side_to_move()
         }
-        self.dispatch(First)
     }
-
-    /// The `USI_Variant` value.
-    pub fn name(self) -> &'static str {
-        GameKind::ALL
-            .iter()
-            .find(|(k, _)| *k == self)
-            .map(|(_, names)| names[0])
-            .unwrap_or("?")
-    }
+    dispatch(game, First)
 }
+
+impl GameExt for tsubame::games::nana::Nana {}
+
+impl GameExt for tsubame::games::giveandtake::GiveAndTake {}
 
 /// Runner features a game may offer.
 pub trait GameExt: Position {
@@ -313,11 +263,8 @@ mod tests {
     }
 
     #[test]
-    fn game_names() {
-        assert_eq!(GameKind::parse("MiniShogi"), Some(GameKind::Minishogi));
-        assert_eq!(GameKind::parse("chess"), None);
-        assert_eq!(GameKind::Shogi.name(), "shogi");
-        assert_eq!(GameKind::parse("nana"), Some(GameKind::Nana));
-        assert_eq!(GameKind::Nana.name(), "nanashogi");
+    fn the_first_mover_follows_the_start_position() {
+        assert_eq!(first_mover(GameId::Shogi), Color::Black);
+        assert_eq!(first_mover(GameId::GiveAndTake), Color::White);
     }
 }

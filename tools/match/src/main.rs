@@ -11,8 +11,9 @@ use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
 use tsubame::core::rules::{
     ENTERING_KING_CHOICES, MINI_JISHOGI_CHOICES, MINI_REPETITION_CHOICES, RuleOptions, parse_choice,
 };
+use tsubame::games::GameId;
 use tsubame_match::engine::EngineConfig;
-use tsubame_match::games::{GameExt, GameFn, GameKind};
+use tsubame_match::games::{GameExt, GameFn};
 use tsubame_match::referee::{Adjudication, GameSettings, TimeControl};
 use tsubame_match::runner::{self, MatchConfig, OpeningSource, Summary};
 use tsubame_match::stats::Sprt;
@@ -35,9 +36,9 @@ struct Cli {
     #[arg(long, value_name = "SETTING", num_args = 1..)]
     each: Vec<String>,
 
-    /// The game: shogi, minishogi, nanashogi (also `nana`) or giveandtake.
-    #[arg(long, default_value = "shogi")]
-    game: String,
+    /// The game.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = GameId::Shogi)]
+    game: GameId,
 
     /// Main time per player in milliseconds (with --byoyomi or --inc; 0 with neither means
     /// byoyomi 1000).
@@ -198,10 +199,7 @@ fn choice<T: Copy>(what: &str, text: &str, choices: &[(&str, T)]) -> Result<T, S
 }
 
 fn config(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<MatchConfig, String> {
-    let game = GameKind::parse(&cli.game).ok_or_else(|| {
-        let names: Vec<&str> = GameKind::ALL.iter().map(|(k, _)| k.name()).collect();
-        format!("unknown game '{}' ({})", cli.game, names.join(", "))
-    })?;
+    let game = cli.game;
     let mut engines = Vec::new();
     for (i, words) in engine_words.iter().enumerate() {
         let mut all = cli.each.clone();
@@ -376,7 +374,7 @@ fn main() -> ExitCode {
         cfg.out_dir.display()
     );
     let game = cfg.game;
-    match game.dispatch(RunMatch { cfg, stop }) {
+    match tsubame_match::games::dispatch(game, RunMatch { cfg, stop }) {
         Ok(summary) => {
             print!("{}", summary.text);
             if summary.interrupted {

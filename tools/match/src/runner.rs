@@ -15,10 +15,11 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tsubame::core::color::Color;
 
 use crate::engine::{Engine, EngineConfig, ProtocolLog};
-use crate::games::{GameExt, GameKind};
+use crate::games::{GameExt, first_mover};
 use crate::openings::{self, Opening, SplitMix};
 use crate::referee::{self, CsaHeader, GameResult, GameSettings, Played, Reason};
 use crate::stats::{Pentanomial, Sprt, SprtState, Trinomial, fmt_elo, fmt_margin};
+use tsubame::games::GameId;
 
 /// Where the openings come from.
 #[derive(Clone, Debug)]
@@ -43,7 +44,7 @@ pub enum OpeningSource {
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
     /// The game.
-    pub game: GameKind,
+    pub game: GameId,
     /// Two or more engines; with more, every pair plays each opening.
     pub engines: Vec<EngineConfig>,
     /// Clock, rules and adjudication for each game.
@@ -145,7 +146,7 @@ fn game_options(cfg: &MatchConfig) -> Vec<(String, String, bool)> {
     let mut v = vec![(
         "USI_Variant".to_string(),
         cfg.game.name().to_string(),
-        cfg.game == GameKind::Shogi,
+        cfg.game == GameId::Shogi,
     )];
     v.push((
         "EnteringKingRule".into(),
@@ -157,7 +158,7 @@ fn game_options(cfg: &MatchConfig) -> Vec<(String, String, bool)> {
         r.max_moves_to_draw.to_string(),
         true,
     ));
-    if cfg.game == GameKind::Minishogi {
+    if cfg.game == GameId::Minishogi {
         v.push((
             "MinishogiRepetition".into(),
             pick(&MINI_REPETITION_CHOICES, r.minishogi_repetition),
@@ -419,7 +420,7 @@ pub fn run<P: GameExt>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<S
         "game\topening\tblack\twhite\tresult\treason\tplies\tdetail\tposition"
     );
     let csa_dir = cfg.out_dir.join("csa");
-    if cfg.game == GameKind::Shogi {
+    if cfg.game == GameId::Shogi {
         fs::create_dir_all(&csa_dir)
             .map_err(|e| format!("cannot create {}: {e}", csa_dir.display()))?;
     }
@@ -489,7 +490,7 @@ pub fn run<P: GameExt>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<S
             "{}\t{}\t{bn}\t{wn}\t{}\t{}\t{}\t{}\t{}",
             slot.number + 1,
             slot.opening + 1,
-            played.result.text(cfg.game.first_mover()),
+            played.result.text(first_mover(cfg.game)),
             played.reason.text(),
             played.plies,
             played.detail.replace(['\t', '\n'], " "),
@@ -513,7 +514,7 @@ pub fn run<P: GameExt>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<S
                 "game {} ({bn} vs {wn}, opening {}): {} {} by {}{}",
                 slot.number + 1,
                 slot.opening + 1,
-                played.result.text(cfg.game.first_mover()),
+                played.result.text(first_mover(cfg.game)),
                 who,
                 played.reason.text(),
                 if played.detail.is_empty() {
@@ -622,7 +623,7 @@ pub fn run<P: GameExt>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<S
         format!(
             "Records: {}{}",
             cfg.out_dir.join("results.tsv").display(),
-            if cfg.game == GameKind::Shogi {
+            if cfg.game == GameId::Shogi {
                 format!(", CSA files in {}", csa_dir.display())
             } else {
                 String::new()

@@ -9,8 +9,8 @@ use tsubame::datagen::format::{self, Record};
 use tsubame::games::nana::tablebase::index::INDEXER;
 use tsubame::games::nana::tablebase::{Tablebase, TbValue};
 use tsubame::games::shogi::Variant;
+use tsubame::games::shogi::nnue::Layout;
 use tsubame::games::shogi::position::Board;
-use tsubame::nnue::features::Layout;
 use tsubame::nnue::network::SCALE;
 
 /// A set of positions, stored flat: the features of position `i` seen by the side to move are
@@ -233,7 +233,7 @@ pub fn load_nana_table(
                     &mut train
                 };
                 set.push_with(
-                    |side, out| tsubame::nnue::nana::active(&pos, side, out),
+                    |side, out| tsubame::games::nana::nnue::active(&pos, side, out),
                     pos.side_to_move(),
                     result,
                     result,

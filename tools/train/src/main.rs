@@ -11,10 +11,13 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use tsubame::core::game::Position;
-use tsubame::games::minishogi::Mini;
+use tsubame::dispatch;
+use tsubame::games::GameId;
+use tsubame::games::giveandtake::GiveAndTake;
 use tsubame::games::nana::Nana;
-use tsubame::games::shogi::{Standard, Variant};
-use tsubame::nnue::features::Layout;
+use tsubame::games::shogi::Variant;
+use tsubame::games::shogi::nnue::Layout;
+use tsubame::games::shogi::position::Board;
 use tsubame_train::net::{self, Scratch, Shape};
 use tsubame_train::train::{self, Settings, State};
 use tsubame_train::{data, linear};
@@ -25,10 +28,9 @@ use tsubame_train::{data, linear};
     about = "Trains tsubame's NNUE evaluation on CPU"
 )]
 struct Args {
-    /// The game: shogi, minishogi, nanashogi or giveandtake (its evaluation weights, not a
-    /// network).
-    #[arg(long)]
-    variant: String,
+    /// The game (for giveandtake: its evaluation weights, not a network).
+    #[arg(long, value_enum, ignore_case = true)]
+    variant: GameId,
     /// Data files written by `tsubame datagen` (repeat the option for several); shogi,
     /// minishogi and giveandtake.
     #[arg(long)]
@@ -92,6 +94,30 @@ fn check(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
+/// How each game's evaluation is trained, chosen through the registry's `dispatch!`.
+trait Trainable {
+    /// Trains the game's evaluation as `args` ask.
+    fn train(args: &Args) -> Result<(), String>;
+}
+
+impl<V: Variant> Trainable for Board<V> {
+    fn train(args: &Args) -> Result<(), String> {
+        run_datagen::<V>(args)
+    }
+}
+
+impl Trainable for Nana {
+    fn train(args: &Args) -> Result<(), String> {
+        run_nana(args)
+    }
+}
+
+impl Trainable for GiveAndTake {
+    fn train(args: &Args) -> Result<(), String> {
+        run_giveandtake(args)
+    }
+}
+
 /// Trains a shogi-family network from datagen files.
 fn run_datagen<V: Variant>(args: &Args) -> Result<(), String> {
     check(args)?;
@@ -118,7 +144,7 @@ fn run_nana(args: &Args) -> Result<(), String> {
     run(
         args,
         loaded,
-        tsubame::nnue::nana::FEATURES,
+        tsubame::games::nana::nnue::FEATURES,
         <Nana as Position>::NAME,
     )
 }
@@ -243,15 +269,7 @@ fn main() -> ExitCode {
             .num_threads(t.max(1))
             .build_global();
     }
-    let result = match args.variant.to_ascii_lowercase().as_str() {
-        "shogi" => run_datagen::<Standard>(&args),
-        "minishogi" => run_datagen::<Mini>(&args),
-        "nanashogi" | "nana" => run_nana(&args),
-        "giveandtake" => run_giveandtake(&args),
-        other => Err(format!(
-            "nothing to train for '{other}' (shogi, minishogi, nanashogi or giveandtake)"
-        )),
-    };
+    let result = dispatch!(args.variant, G => G::train(&args));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

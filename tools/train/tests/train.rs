@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use tsubame::datagen::{Config, run};
 use tsubame::games::minishogi::{Mini, Minishogi};
-use tsubame::nnue::features::Layout;
+use tsubame::games::shogi::nnue::Layout;
 use tsubame::nnue::network::{Network, QA, QB, SCALE};
 use tsubame_train::data;
 use tsubame_train::net::{self, Scratch, Shape};
@@ -157,7 +157,7 @@ fn the_nana_loader_takes_its_targets_from_the_table() {
     for i in (0..INDEXER.size).filter(|&i| tb.value_at(i).is_some()) {
         let pos = INDEXER.unrank(i);
         let mut f = Vec::new();
-        tsubame::nnue::nana::active(&pos, tsubame::core::color::Color::Black, &mut f);
+        tsubame::games::nana::nnue::active(&pos, tsubame::core::color::Color::Black, &mut f);
         f.sort_unstable();
         let result = match tb.value_at(i).unwrap() {
             TbValue::Win(_) => 1.0,

@@ -12,15 +12,14 @@
 //! king's square with the rest. Shogi: 2,268 board + 76 hand = 2,344 features; minishogi: 700
 //! board + 22 hand = 722 (hand features follow the game's piece set).
 
-use arrayvec::ArrayVec;
-
+use super::Variant;
+use super::position::Board;
+use super::types::{HAND_KIND_COUNT, KIND_COUNT, Kind, Piece};
 use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::moves::Move;
 use crate::core::square::Square;
-use crate::games::shogi::Variant;
-use crate::games::shogi::position::Board;
-use crate::games::shogi::types::{HAND_KIND_COUNT, KIND_COUNT, Kind, Piece};
+use crate::nnue::Delta;
 
 /// The feature layout of shogi-family game `V`.
 pub struct Layout<V: Variant>(std::marker::PhantomData<V>);
@@ -103,17 +102,6 @@ impl<V: Variant> Layout<V> {
             }
         }
     }
-}
-
-/// The features a move turns off and on in one perspective: at most two of each (a capture
-/// removes the mover from its square and the victim from its; it adds the mover on the
-/// destination and one more piece in hand).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Delta {
-    /// Features that go off.
-    pub removed: ArrayVec<u16, 2>,
-    /// Features that come on.
-    pub added: ArrayVec<u16, 2>,
 }
 
 impl<V: Variant> Layout<V> {

@@ -11,14 +11,13 @@
 //! the solved table's positions, where both kings stand on the board, and the search looks past
 //! the two king drops at once. 170 features in all.
 
+use super::Nana;
+use super::types::{Kind, Piece, STATE_COUNT, State};
 use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::moves::Move;
 use crate::core::square::Square;
-use crate::games::nana::Nana;
-use crate::games::nana::types::{Kind, Piece, STATE_COUNT, State};
-
-use super::features::Delta;
+use crate::nnue::Delta;
 
 /// Squares of the nana board.
 const SQUARES: usize = 9;
