@@ -4,6 +4,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use tsubame::core::game::Position;
+use tsubame::mate::MateGame;
 use tsubame::mate::table::Table;
 use tsubame::mate::{Fallback, MateLimits, MateReport, MateResult, solve_in};
 
@@ -31,7 +32,7 @@ fn line_text<P: Position>(pos: &P, line: &[P::Move]) -> String {
     words.join(" ")
 }
 
-fn run_one<P: Position>(
+fn run_one<P: MateGame>(
     pos: &P,
     table: &mut Table,
     limits: &MateLimits,
@@ -51,7 +52,7 @@ fn run_one<P: Position>(
 
 /// Runs the command for game `P`. The table is allocated once, before any problem is read; a size
 /// that cannot be had is an error (the process then exits with a failure status).
-pub fn run<P: Position>(args: &Args) -> Result<(), String> {
+pub fn run<P: MateGame>(args: &Args) -> Result<(), String> {
     let mut table = Table::try_new(args.hash).map_err(|e| format!("--hash {}: {e}", args.hash))?;
     match &args.file {
         Some(file) => suite::<P>(file, args, &mut table),
@@ -98,7 +99,7 @@ pub fn run<P: Position>(args: &Args) -> Result<(), String> {
     }
 }
 
-fn suite<P: Position>(file: &str, args: &Args, table: &mut Table) -> Result<(), String> {
+fn suite<P: MateGame>(file: &str, args: &Args, table: &mut Table) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
     let limits = MateLimits {
         time: match (args.time, args.nodes) {

@@ -89,7 +89,7 @@ fn next_random(state: &mut u64) -> u64 {
 pub(crate) fn opening<G: Game>(
     plies: usize,
     seed: &mut u64,
-    rules: &RuleOptions,
+    rules: &RuleOptions<G::Rules>,
 ) -> (G, Vec<HistoryEntry>) {
     'retry: loop {
         let mut pos = G::startpos();
@@ -124,7 +124,7 @@ fn play_game<G: Game>(
     black: Player,
     white: Player,
     cfg: &MatchConfig,
-    rules: &RuleOptions,
+    rules: &RuleOptions<G::Rules>,
 ) -> Outcome {
     let tables = [TranspositionTable::new(16), TranspositionTable::new(16)];
     let network = G::ID.embedded_network();

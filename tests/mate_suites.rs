@@ -14,7 +14,7 @@ use tsubame::core::game::Position;
 use tsubame::core::moves::{ListStore, Move, MoveList};
 use tsubame::games::minishogi::Minishogi;
 use tsubame::games::shogi::Shogi;
-use tsubame::mate::{MateLimits, MateResult, solve};
+use tsubame::mate::{MateGame, MateLimits, MateResult, solve};
 
 /// A node budget per problem, the same on every machine: the hardest medium problem to find a mate
 /// in (row 27) needs 3.7 million nodes in all; rows 38 to 40 use the whole budget trying to prove
@@ -26,14 +26,14 @@ const LIMITS: MateLimits = MateLimits {
     nodes: Some(5_000_000),
 };
 
-fn run<P: Position>(pos: &P) -> MateResult<P::Move> {
+fn run<P: MateGame>(pos: &P) -> MateResult<P::Move> {
     let stop = AtomicBool::new(false);
     solve(pos, &LIMITS, &stop, &mut |_| {})
 }
 
 /// Checks a solver's line: legal moves, every attacker move checks, the defender is mated at the end.
 /// Returns a description of the first fault.
-fn check_line<P: Position>(pos: &P, line: &[P::Move]) -> Result<(), String> {
+fn check_line<P: MateGame>(pos: &P, line: &[P::Move]) -> Result<(), String> {
     let mut p = pos.clone();
     for (i, &mv) in line.iter().enumerate() {
         let mut list = MoveList::<P::Move>::new();
@@ -94,12 +94,12 @@ fn brute_force_mates<P: Position>(pos: &P, depth: u32) -> bool {
 
 /// Solves every row of a tsume suite of game `P` and checks the answers; returns the faults.
 /// This is the generic helper for every game: nana shogi's mates need only a call with `Nana`.
-fn check_suite<P: Position>(file: &str, brute_force: bool) -> Vec<String> {
+fn check_suite<P: MateGame>(file: &str, brute_force: bool) -> Vec<String> {
     check_rows::<P>(file, brute_force, &|_| true, &LIMITS)
 }
 
 /// [`check_suite`] on the rows (1-based numbers) that `wanted` accepts, with `limits`.
-fn check_rows<P: Position>(
+fn check_rows<P: MateGame>(
     file: &str,
     brute_force: bool,
     wanted: &dyn Fn(usize) -> bool,

@@ -7,7 +7,8 @@ use tsubame::core::color::Color;
 use tsubame::core::game::Position;
 use tsubame::core::moves::{Move, MoveList};
 use tsubame::core::repetition::HistoryEntry;
-use tsubame::core::rules::{EndReason, MiniJishogi, MiniRepetition, Outcome, RuleOptions};
+use tsubame::core::rules::{EndReason, Outcome, RuleOptions};
+use tsubame::games::minishogi::rules::{MiniJishogi, MiniRepetition, MiniRules};
 use tsubame::games::minishogi::{Minishogi, jishogi_count};
 
 /// A game replayed from an SFEN: its final position and the history of all its positions.
@@ -33,9 +34,12 @@ fn replay(sfen: &str, moves: &str) -> Replay {
     Replay { pos, history }
 }
 
-fn rules(repetition: MiniRepetition) -> RuleOptions {
+fn rules(repetition: MiniRepetition) -> RuleOptions<MiniRules> {
     RuleOptions {
-        minishogi_repetition: repetition,
+        game: MiniRules {
+            repetition,
+            ..MiniRules::default()
+        },
         ..RuleOptions::default()
     }
 }
@@ -155,7 +159,10 @@ fn perpetual_check_loses_for_the_checker_in_every_setting() {
 #[test]
 fn jishogi_draw_and_both_counting_outcomes() {
     let count = RuleOptions {
-        minishogi_jishogi: MiniJishogi::Count,
+        game: MiniRules {
+            jishogi: MiniJishogi::Count,
+            ..MiniRules::default()
+        },
         ..RuleOptions::default()
     };
     let draw = RuleOptions::default();
@@ -169,7 +176,10 @@ fn jishogi_draw_and_both_counting_outcomes() {
         (12, 10)
     );
     let v = pos.special_end(&count).unwrap();
-    assert_eq!((v.outcome, v.reason), (Outcome::Win, EndReason::Jishogi));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Win, EndReason::Special("jishogi"))
+    );
     assert_eq!(pos.special_end(&draw).unwrap().outcome, Outcome::Draw);
     let white = Minishogi::from_sfen("K4/5/5/5/4k w RBGS2Prbgs 1").unwrap();
     assert_eq!(white.special_end(&count).unwrap().outcome, Outcome::Loss);
@@ -186,7 +196,7 @@ fn jishogi_draw_and_both_counting_outcomes() {
     }];
     assert_eq!(
         pos.verdict(&history, &count).unwrap().reason,
-        EndReason::Jishogi
+        EndReason::Special("jishogi")
     );
 }
 

@@ -6,9 +6,10 @@ mod common;
 use tsubame::core::game::Position;
 use tsubame::core::moves::{Move, MoveList};
 use tsubame::core::repetition::HistoryEntry;
-use tsubame::core::rules::{EnteringKingRule, Outcome, RuleOptions};
+use tsubame::core::rules::{Outcome, RuleOptions};
 use tsubame::core::search_game::SearchGame;
 use tsubame::games::shogi::Shogi;
+use tsubame::games::shogi::rules::EnteringKingRule;
 
 #[test]
 fn single_move_legality_table() {

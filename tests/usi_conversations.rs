@@ -9,13 +9,13 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use tsubame::core::game::Position;
 use tsubame::core::moves::{ListStore, MoveList};
 use tsubame::core::rules::RuleOptions;
 use tsubame::games::giveandtake::GiveAndTake;
 use tsubame::games::minishogi::Minishogi;
 use tsubame::games::nana::Nana;
 use tsubame::games::shogi::Shogi;
+use tsubame::games::{EveryGameRules, Game};
 use tsubame::usi::Session;
 
 /// The engine process with its output arriving line by line on a channel.
@@ -121,11 +121,15 @@ struct Tracked {
     extra_moves: u8,
 }
 
-fn legal_in<P: Position>(position: &str, extra_moves: u8, reply: &str) -> Result<(), String> {
+fn legal_in<P: Game>(position: &str, extra_moves: u8, reply: &str) -> Result<(), String> {
+    let mut rules = EveryGameRules::default();
+    rules
+        .set("MinishogiExtraMoves", &extra_moves.to_string())
+        .expect("a value the engine took");
     let mut s: Session<P> = Session::new();
     let _ = s.set_position(
         position.strip_prefix("position ").unwrap_or("startpos"),
-        extra_moves,
+        &rules.of::<P>().game,
     );
     let pos = s.position();
     let mut list = MoveList::<P::Move>::new();

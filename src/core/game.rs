@@ -4,7 +4,7 @@
 use super::color::Color;
 use super::moves::{GameMove, MoveList};
 use super::repetition::HistoryEntry;
-use super::rules::{EndReason, Outcome, RuleOptions, Verdict};
+use super::rules::{EndReason, GameRules, Outcome, RuleOptions, Verdict};
 use crate::core::moves::ListStore;
 use crate::error::{MoveError, SfenError};
 
@@ -18,11 +18,8 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
     /// The game's move: the packed [`crate::core::moves::Move`] for the shogi games.
     type Move: GameMove;
 
-    /// True when a forced win (`go mate`) must check with every attacker move (tsume shogi);
-    /// false where it is any forced win that leaves the opponent without a legal move (Give
-    /// and Take: every enemy piece taken or blocked), whose attacker may play any move
-    /// ([`Position::checking_moves`] then gives them all).
-    const MATE_BY_CHECKS: bool = true;
+    /// The game's own rule options (`()` for a game without any).
+    type Rules: GameRules;
 
     /// The occurrence of a position that ends the game by repetition under the game's rules
     /// (the shogi games: the fourth).
@@ -62,10 +59,9 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
     /// Formats a move in the game's USI notation.
     fn move_to_usi(&self, mv: Self::Move) -> String;
 
-    /// Begins an extra-move handicap (`MinishogiExtraMoves`) at a game's first position: the
-    /// weaker side (Black) makes his next `moves` moves in a row while the giver plays `pass`.
-    /// Games without such handicaps ignore it.
-    fn begin_extra_moves(&mut self, _moves: u8) {}
+    /// Applies the rules that change a game's first position (a handicap of the game's rule
+    /// options, say), to the position a game starts from; games without such rules ignore it.
+    fn begin_game(&mut self, _rules: &Self::Rules) {}
 
     /// Parses a USI move string and checks that it is legal here.
     fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
@@ -99,7 +95,7 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
         &self,
         history: &[HistoryEntry],
         occurrences: usize,
-        _rules: &RuleOptions,
+        _rules: &RuleOptions<Self::Rules>,
     ) -> Option<Verdict> {
         (super::repetition::examine(history, occurrences).occurrences >= occurrences).then_some(
             Verdict {
@@ -107,61 +103,6 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
                 reason: EndReason::Repetition,
             },
         )
-    }
-
-    /// Appends the legal moves that give check (the attacker's moves in a mate search). The default
-    /// plays every legal move and keeps those after which the opponent is in check.
-    fn checking_moves(&self, list: &mut MoveList<Self::Move>) {
-        let mut all = MoveList::<Self::Move>::new();
-        self.legal_moves(&mut all);
-        for &mv in all.iter() {
-            let mut next = self.clone();
-            next.play(mv);
-            if next.in_check() {
-                list.push(mv);
-            }
-        }
-    }
-
-    /// The position's key without either hand (board and side to move), for the mate solver's hand
-    /// dominance. Must equal [`Position::key`] in games whose [`Position::packed_hand`] is always 0.
-    fn board_key(&self) -> u64 {
-        self.key()
-    }
-
-    /// `color`'s hand packed one byte per kind (each count below 128), for the mate solver's hand
-    /// dominance: with the same board, a player holding at least the pieces of another hand is at
-    /// least as well off. The default 0 (no dominance) suits games where that does not hold (nana
-    /// shogi: mating with pieces in hand is illegal).
-    fn packed_hand(&self, _color: Color) -> u64 {
-        0
-    }
-
-    /// True when the side to move is in check from a distance, so that a drop could block it. The
-    /// mate solver's proof pieces use it; the default `true` is always safe.
-    fn check_is_interposable(&self) -> bool {
-        true
-    }
-
-    /// The number of legal moves, counting all drops onto one square as one move: the mate
-    /// solver's first estimate of how hard a check is to prove (interpositions are much alike).
-    fn count_replies_merging_drops(&self) -> usize {
-        let mut list = MoveList::<Self::Move>::new();
-        self.legal_moves(&mut list);
-        let mut squares = 0u128;
-        let mut n = 0;
-        for mv in list.iter() {
-            if mv.is_drop() {
-                let bit = 1u128 << (mv.to_index() & 127);
-                if squares & bit == 0 {
-                    squares |= bit;
-                    n += 1;
-                }
-            } else {
-                n += 1;
-            }
-        }
-        n
     }
 
     /// True when `color` has a king on the board (the default assumes it does).
@@ -174,19 +115,23 @@ pub trait Position: Clone + Send + Sync + Sized + 'static {
         false
     }
 
-    /// An ending particular to the game that the position alone decides (minishogi's jishogi).
-    fn special_end(&self, _rules: &RuleOptions) -> Option<Verdict> {
+    /// An ending particular to the game that the position alone decides (reported as [`EndReason::Special`] with the ending's name).
+    fn special_end(&self, _rules: &RuleOptions<Self::Rules>) -> Option<Verdict> {
         None
     }
 
-    /// True when the side to move may declare a win now (shogi's entering king).
-    fn can_declare(&self, _rules: &RuleOptions) -> bool {
+    /// True when the side to move may declare a win now (a declaration rule of the game's own).
+    fn can_declare(&self, _rules: &RuleOptions<Self::Rules>) -> bool {
         false
     }
 
     /// Whether the game is over in the current position, which is the last entry of `history`:
     /// no legal move, repetition, the game's own endings, or the move limit.
-    fn verdict(&self, history: &[HistoryEntry], rules: &RuleOptions) -> Option<Verdict> {
+    fn verdict(
+        &self,
+        history: &[HistoryEntry],
+        rules: &RuleOptions<Self::Rules>,
+    ) -> Option<Verdict> {
         if self.count_legal_moves() == 0 {
             return Some(Verdict {
                 outcome: Outcome::Loss,

@@ -25,10 +25,6 @@ impl Move {
     /// No move.
     pub const NONE: Move = Move(0);
 
-    /// The handicap giver's skipped turn (`pass`), legal only during minishogi's extra-move
-    /// handicaps; encoded as a drop of a piece code no game uses.
-    pub const PASS: Move = Move(DROP | 0x7f << 7);
-
     /// A board move from `from` to `to`, promoting when `promote`.
     #[inline(always)]
     pub const fn normal(from: Square, to: Square, promote: bool) -> Move {

@@ -1,5 +1,6 @@
-//! How games end: the verdict types shared by every game, and the rule options (USI options) that
-//! change them.
+//! How games end: the verdict types shared by every game, and the generic frame of the rule
+//! options (USI options) that change them. Each game owns its own rule options (a [`GameRules`]
+//! type in its folder); core only knows the move limit that applies to every game.
 
 /// The result of a finished game from the point of view of the side to move in its final position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -32,8 +33,9 @@ pub enum EndReason {
     Repetition,
     /// A repetition in which one player checked with every move: he loses.
     PerpetualCheck,
-    /// Minishogi: both kings reached their last rank (jishogi).
-    Jishogi,
+    /// An ending of the game's own rules that the position alone decides, under the name the game
+    /// gives it ([`crate::core::game::Position::special_end`]).
+    Special(&'static str),
     /// The `MaxMovesToDraw` limit was reached.
     MoveLimit,
 }
@@ -47,54 +49,75 @@ pub struct Verdict {
     pub reason: EndReason,
 }
 
-/// `EnteringKingRule`: when a shogi player may declare a win with `bestmove win`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Hash)]
-pub enum EnteringKingRule {
-    /// CSA 27-point rule: 28 points for Black, 27 for White.
-    #[default]
-    CsaRule27,
-    /// CSA 24-point rule as docs/rules.md fixes it: 31 points for either side to declare.
-    CsaRule24,
-    /// No declaration.
-    NoEnteringKing,
+/// How a rule option is declared to a GUI (`option name … type …` in the `usi` answer).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum OptionKind {
+    /// `type combo`: one of `choices`.
+    Combo {
+        /// The values, as the GUI shows and sends them.
+        choices: &'static [&'static str],
+    },
+    /// `type spin`: a whole number from `min` to `max`.
+    Spin {
+        /// The smallest value.
+        min: u64,
+        /// The largest value.
+        max: u64,
+    },
 }
 
-/// `MinishogiRepetition`: who loses a minishogi repetition without perpetual check.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Hash)]
-pub enum MiniRepetition {
-    /// The player to move in the repeated position loses (he started the cycle).
-    #[default]
-    Initiator,
-    /// Black loses.
-    SenteLoses,
-    /// The player who made the first move of the game loses.
-    FirstMoverLoses,
+/// A game's rule option as the USI `usi` answer declares it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct RuleOption {
+    /// The option's name (`setoption name …`).
+    pub name: &'static str,
+    /// Its default value, as text.
+    pub default: &'static str,
+    /// Its type and values.
+    pub kind: OptionKind,
 }
 
-/// `MinishogiJishogi`: what happens when both minishogi kings stand on their last rank.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Hash)]
-pub enum MiniJishogi {
-    /// A draw.
-    #[default]
-    Draw,
-    /// Piece points decide: fewer than 11 loses, 11–11 draws.
-    Count,
+impl RuleOption {
+    /// The option's `option name …` line for the `usi` answer.
+    pub fn declaration(&self) -> String {
+        let (name, default) = (self.name, self.default);
+        match self.kind {
+            OptionKind::Combo { choices } => {
+                let vars: String = choices.iter().map(|v| format!(" var {v}")).collect();
+                format!("option name {name} type combo default {default}{vars}")
+            }
+            OptionKind::Spin { min, max } => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+        }
+    }
 }
 
-/// The rule options of all games; each game reads the ones that concern it.
+/// The rule options of one game: a small value the game reads when it judges a position
+/// ([`crate::core::game::Position::Rules`]). A game without options uses `()`.
+pub trait GameRules:
+    Copy + Default + std::fmt::Debug + PartialEq + Eq + Send + Sync + 'static
+{
+    /// The game's rule options, as the `usi` answer declares them.
+    const OPTIONS: &'static [RuleOption] = &[];
+
+    /// Sets the option `name` (any case) to `value`: `Ok(true)` when it is one of the game's
+    /// options, `Ok(false)` when it is not (nothing changes), `Err(why)` for a bad or missing
+    /// value (nothing changes).
+    fn set(&mut self, _name: &str, _value: &str) -> Result<bool, String> {
+        Ok(false)
+    }
+}
+
+impl GameRules for () {}
+
+/// The rule options of a game: the move limit every game has, and the game's own (`R`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Hash)]
-pub struct RuleOptions {
-    /// Shogi: entering-king declaration rule.
-    pub entering_king: EnteringKingRule,
-    /// Plies after which the game is drawn (0: no limit).
+pub struct RuleOptions<R> {
+    /// Plies after which the game is drawn (`MaxMovesToDraw`; 0: no limit).
     pub max_moves_to_draw: u32,
-    /// Minishogi: repetition rule.
-    pub minishogi_repetition: MiniRepetition,
-    /// Minishogi: jishogi rule.
-    pub minishogi_jishogi: MiniJishogi,
-    /// Minishogi: moves Black makes in a row at the start of a game (0: none; 2 or 3 for the
-    /// handicap levels 2 and 6), the giver passing in between.
-    pub minishogi_extra_moves: u8,
+    /// The game's own rule options.
+    pub game: R,
 }
 
 /// Reads a combo value from a list of `(name, value)` pairs, ignoring case.
@@ -105,23 +128,14 @@ pub fn parse_choice<T: Copy>(text: &str, choices: &[(&str, T)]) -> Option<T> {
         .map(|&(_, v)| v)
 }
 
-/// The values of `EnteringKingRule`.
-pub const ENTERING_KING_CHOICES: [(&str, EnteringKingRule); 3] = [
-    ("CSARule27", EnteringKingRule::CsaRule27),
-    ("CSARule24", EnteringKingRule::CsaRule24),
-    ("NoEnteringKing", EnteringKingRule::NoEnteringKing),
-];
-
-/// The values of `MinishogiRepetition`.
-pub const MINI_REPETITION_CHOICES: [(&str, MiniRepetition); 3] = [
-    ("initiator", MiniRepetition::Initiator),
-    ("sente-loses", MiniRepetition::SenteLoses),
-    ("first-mover-loses", MiniRepetition::FirstMoverLoses),
-];
-
-/// The values of `MinishogiExtraMoves`.
-pub const MINI_EXTRA_MOVES_CHOICES: [(&str, u8); 3] = [("0", 0), ("2", 2), ("3", 3)];
-
-/// The values of `MinishogiJishogi`.
-pub const MINI_JISHOGI_CHOICES: [(&str, MiniJishogi); 2] =
-    [("draw", MiniJishogi::Draw), ("count", MiniJishogi::Count)];
+/// Reads the value of the combo option `name` from `(name, value)` pairs for `setoption`, with
+/// the error messages of the USI options: a missing value, or a value not among the choices.
+pub fn choice<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> Result<T, String> {
+    if value.trim().is_empty() {
+        return Err(format!("{name}: the value is missing"));
+    }
+    parse_choice(value.trim(), choices).ok_or_else(|| {
+        let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
+        format!("{name} must be one of {}, got '{value}'", names.join(", "))
+    })
+}

@@ -23,19 +23,15 @@ pub struct Zobrist {
     pub hand: [[[u64; MAX_HAND_COUNT + 1]; HAND_KINDS]; 2],
     /// Toggled when White is to move.
     pub side: u64,
-    /// `extra[n]`: toggled while Black still has `n` moves of an extra-move handicap to make
-    /// (`extra[0]` is 0).
-    pub extra: [u64; 4],
 }
 
 impl Zobrist {
     fn new() -> Zobrist {
-        let mut rng = StdRng::seed_from_u64(0x7375_6261_6d65);
+        let mut rng = Self::generator();
         let mut z = Zobrist {
             board: [[0; MAX_SQUARES]; PIECE_CODES],
             hand: [[[0; MAX_HAND_COUNT + 1]; HAND_KINDS]; 2],
             side: 0,
-            extra: [0; 4],
         };
         for row in z.board.iter_mut() {
             for k in row.iter_mut() {
@@ -48,10 +44,23 @@ impl Zobrist {
             }
         }
         z.side = rng.random();
-        for k in z.extra.iter_mut().skip(1) {
-            *k = rng.random();
-        }
         z
+    }
+
+    /// `N` more keys for state of a game's own (a handicap, say), drawn from the same generator
+    /// after the shared keys, so that they differ from every one of them.
+    pub fn extension_keys<const N: usize>() -> [u64; N] {
+        let mut rng = Self::generator();
+        let shared = PIECE_CODES * MAX_SQUARES + 2 * HAND_KINDS * (MAX_HAND_COUNT + 1) + 1;
+        for _ in 0..shared {
+            let _: u64 = rng.random();
+        }
+        std::array::from_fn(|_| rng.random())
+    }
+
+    /// The fixed-seed generator of every key.
+    fn generator() -> StdRng {
+        StdRng::seed_from_u64(0x7375_6261_6d65)
     }
 }
 

@@ -84,7 +84,7 @@ fn play_game<G: Game + Packable>(
     cfg: &Config,
     game: u64,
     tt: &TranspositionTable,
-    rules: &RuleOptions,
+    rules: &RuleOptions<G::Rules>,
 ) -> Vec<u8> {
     let mut seed = game_seed(cfg.seed, game);
     let (mut pos, mut history) = opening::<G>(cfg.random_plies, &mut seed, rules);

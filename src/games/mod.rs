@@ -15,8 +15,11 @@ pub mod shogi;
 
 use std::sync::Arc;
 
+use crate::core::game::Position;
 use crate::core::pack::Packable;
+use crate::core::rules::{GameRules, RuleOption, RuleOptions};
 use crate::core::search_game::SearchGame;
+use crate::mate::MateGame;
 use crate::nnue::network::Network;
 
 /// One of the games, as chosen by `USI_Variant`, `--variant` or `--game`.
@@ -129,10 +132,61 @@ impl std::fmt::Display for GameId {
     }
 }
 
+/// The rule options of every game at once, as the USI options keep them: a GUI may set a game's
+/// options before or after it selects the game (`USI_Variant`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct EveryGameRules {
+    /// `MaxMovesToDraw`: plies after which any game is drawn (0: no limit).
+    pub max_moves_to_draw: u32,
+    shogi: <shogi::Shogi as Position>::Rules,
+    minishogi: <minishogi::Minishogi as Position>::Rules,
+    nana: <nana::Nana as Position>::Rules,
+    giveandtake: <giveandtake::GiveAndTake as Position>::Rules,
+}
+
+impl EveryGameRules {
+    /// The rule options of the game `G`.
+    pub fn of<G: Game>(&self) -> RuleOptions<G::Rules> {
+        RuleOptions {
+            max_moves_to_draw: self.max_moves_to_draw,
+            game: *G::rules_in(self),
+        }
+    }
+
+    /// Sets the game rule option `name` (any case) to `value` in every game that has it:
+    /// `Ok(true)` when some game has it, `Ok(false)` when none has (nothing changes), `Err(why)`
+    /// for a bad value (nothing changes).
+    pub fn set(&mut self, name: &str, value: &str) -> Result<bool, String> {
+        let mut next = *self;
+        let mut known = false;
+        for id in GameId::ALL {
+            known |= crate::dispatch!(id, G => G::rules_in_mut(&mut next).set(name, value))?;
+        }
+        *self = next;
+        Ok(known)
+    }
+
+    /// The `option` lines of the rule options of the games `ids`, in that order.
+    pub fn declarations(ids: &[GameId]) -> Vec<String> {
+        ids.iter()
+            .flat_map(
+                |&id| crate::dispatch!(id, G => <<G as Position>::Rules as GameRules>::OPTIONS),
+            )
+            .map(RuleOption::declaration)
+            .collect()
+    }
+}
+
 /// A game's type, tied to its registry entry.
-pub trait Game: SearchGame {
+pub trait Game: SearchGame + MateGame {
     /// The game's registry id.
     const ID: GameId;
+
+    /// The game's rule options among every game's.
+    fn rules_in(all: &EveryGameRules) -> &Self::Rules;
+
+    /// The same, to change them.
+    fn rules_in_mut(all: &mut EveryGameRules) -> &mut Self::Rules;
 
     /// Runs `visit` with the game as one whose positions can be packed (training data,
     /// `tsubame datagen`); `None` for a game that stores none (nana shogi learns from its solved
@@ -151,6 +205,14 @@ pub trait PackableVisitor {
 impl Game for shogi::Shogi {
     const ID: GameId = GameId::Shogi;
 
+    fn rules_in(all: &EveryGameRules) -> &Self::Rules {
+        &all.shogi
+    }
+
+    fn rules_in_mut(all: &mut EveryGameRules) -> &mut Self::Rules {
+        &mut all.shogi
+    }
+
     fn with_packable<V: PackableVisitor>(visit: V) -> Option<V::Output> {
         Some(visit.visit::<Self>())
     }
@@ -158,6 +220,14 @@ impl Game for shogi::Shogi {
 
 impl Game for minishogi::Minishogi {
     const ID: GameId = GameId::Minishogi;
+
+    fn rules_in(all: &EveryGameRules) -> &Self::Rules {
+        &all.minishogi
+    }
+
+    fn rules_in_mut(all: &mut EveryGameRules) -> &mut Self::Rules {
+        &mut all.minishogi
+    }
 
     fn with_packable<V: PackableVisitor>(visit: V) -> Option<V::Output> {
         Some(visit.visit::<Self>())
@@ -167,6 +237,14 @@ impl Game for minishogi::Minishogi {
 impl Game for nana::Nana {
     const ID: GameId = GameId::Nanashogi;
 
+    fn rules_in(all: &EveryGameRules) -> &Self::Rules {
+        &all.nana
+    }
+
+    fn rules_in_mut(all: &mut EveryGameRules) -> &mut Self::Rules {
+        &mut all.nana
+    }
+
     fn with_packable<V: PackableVisitor>(_: V) -> Option<V::Output> {
         None
     }
@@ -174,6 +252,14 @@ impl Game for nana::Nana {
 
 impl Game for giveandtake::GiveAndTake {
     const ID: GameId = GameId::GiveAndTake;
+
+    fn rules_in(all: &EveryGameRules) -> &Self::Rules {
+        &all.giveandtake
+    }
+
+    fn rules_in_mut(all: &mut EveryGameRules) -> &mut Self::Rules {
+        &mut all.giveandtake
+    }
 
     fn with_packable<V: PackableVisitor>(visit: V) -> Option<V::Output> {
         Some(visit.visit::<Self>())
@@ -216,7 +302,6 @@ macro_rules! dispatch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::game::Position;
 
     #[test]
     fn the_registry_agrees_with_the_game_types() {

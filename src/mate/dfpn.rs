@@ -20,10 +20,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::MateGame;
 use super::MateInfo;
 use super::table::{INF, Look, NO_LEN, NO_REP, Table, bytewise, hand_max, hand_min};
 use crate::core::color::Color;
-use crate::core::game::Position;
 use crate::core::moves::{GameMove, ListStore, MoveList};
 
 /// The bound of an unbounded search (also the deepest line the solver can handle).
@@ -89,7 +89,7 @@ pub struct Control<'a> {
 }
 
 /// The df-pn searcher: table, arena of children, current path and node count.
-pub struct Search<'a, P: Position> {
+pub struct Search<'a, P: MateGame> {
     /// The transposition table (borrowed: the engine keeps one table for all its solves).
     pub tt: &'a mut Table,
     attacker: Color,
@@ -107,7 +107,7 @@ pub struct Search<'a, P: Position> {
     _p: std::marker::PhantomData<P>,
 }
 
-impl<'a, P: Position> Search<'a, P> {
+impl<'a, P: MateGame> Search<'a, P> {
     /// A searcher for the attacker `attacker` using table `tt`.
     pub fn new(tt: &'a mut Table, attacker: Color, ctl: Control<'a>) -> Self {
         Search {

@@ -1,5 +1,5 @@
 //! The tsume (mate) solver: finds the attacker's shortest forced mate against the defender's longest
-//! resistance, for any game implementing [`Position`].
+//! resistance, for any game implementing [`MateGame`].
 //!
 //! The attacker (the side to move) plays only checking moves, the defender every legal move
 //! (interpositions included). The game's own rules (uchifuzume, nana shogi's "no checkmate with
@@ -24,13 +24,15 @@
 //! budget for all its solves; [`solve`] and [`solve_report`] allocate one per call.
 
 pub mod dfpn;
+mod game;
 pub mod table;
+
+pub use game::MateGame;
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::core::game::Position;
 use crate::core::moves::{ListStore, Move, MoveList};
 use dfpn::{Control, DMAX, Search};
 use table::{NO_LEN, Table, hand_total};
@@ -99,7 +101,7 @@ pub struct MateReport<M = Move> {
 }
 
 /// Checks that `pos` is a mate problem: the defender has a king and is not in check.
-pub fn validate<P: Position>(pos: &P) -> Result<(), String> {
+pub fn validate<P: MateGame>(pos: &P) -> Result<(), String> {
     let attacker = pos.side_to_move();
     if !pos.has_king(!attacker) {
         return Err("the defender (the side not to move) has no king".into());
@@ -114,7 +116,7 @@ pub fn validate<P: Position>(pos: &P) -> Result<(), String> {
 
 /// Solves the mate problem `pos` (the side to move attacks) within `limits`, reporting progress
 /// through `info`; `stop` set to true ends the search (with the mate if one is already proven).
-pub fn solve<P: Position>(
+pub fn solve<P: MateGame>(
     pos: &P,
     limits: &MateLimits,
     stop: &AtomicBool,
@@ -125,7 +127,7 @@ pub fn solve<P: Position>(
 
 /// [`solve`] with node count, time and exactness. The table of `limits.hash_mib` MiB is allocated
 /// for this solve; a size that cannot be had is answered with [`MateResult::Error`].
-pub fn solve_report<P: Position>(
+pub fn solve_report<P: MateGame>(
     pos: &P,
     limits: &MateLimits,
     stop: &AtomicBool,
@@ -157,7 +159,7 @@ pub enum Fallback {
 /// [`solve_report`] in the caller's `table` (cleared first; `limits.hash_mib` is not used), so
 /// that one table can serve every solve within a memory budget. A `stop` already set answers
 /// [`MateResult::Timeout`] at once.
-pub fn solve_in<P: Position>(
+pub fn solve_in<P: MateGame>(
     pos: &P,
     table: &mut Table,
     limits: &MateLimits,
@@ -216,7 +218,7 @@ pub fn solve_in<P: Position>(
     }
 }
 
-fn solve_inner<P: Position>(
+fn solve_inner<P: MateGame>(
     pos: &P,
     tt: &mut Table,
     limits: &MateLimits,
@@ -315,7 +317,7 @@ fn solve_inner<P: Position>(
 
 /// True when `line` replays legally from `pos`, every attacker move checks (in games that mate
 /// by checks), and it ends in mate.
-pub fn replay_is_mate<P: Position>(pos: &P, line: &[P::Move]) -> bool {
+pub fn replay_is_mate<P: MateGame>(pos: &P, line: &[P::Move]) -> bool {
     let mut p = pos.clone();
     for (i, &mv) in line.iter().enumerate() {
         let mut list = MoveList::<P::Move>::new();
@@ -332,7 +334,7 @@ pub fn replay_is_mate<P: Position>(pos: &P, line: &[P::Move]) -> bool {
 }
 
 /// Whether `pos` (OR node when `or`) mates within `d` plies; `None` when a limit interrupted.
-fn provable<P: Position>(s: &mut Search<P>, pos: &P, or: bool, d: u16) -> Option<bool> {
+fn provable<P: MateGame>(s: &mut Search<P>, pos: &P, or: bool, d: u16) -> Option<bool> {
     if !or && d < 2 || or && d == 0 {
         return Some(!or && pos.count_legal_moves() == 0);
     }
@@ -367,7 +369,7 @@ type Memo<M> = HashMap<(u64, u16), Option<(u32, Vec<M>)>>;
 
 /// The exact line from `pos` whose exact mate length is `len`: `(pieces left in the attacker's
 /// hand at the end, moves)`. `None` when a limit interrupted.
-fn exact_line<P: Position>(
+fn exact_line<P: MateGame>(
     s: &mut Search<P>,
     pos: &P,
     or: bool,
@@ -461,14 +463,14 @@ fn exact_line<P: Position>(
 /// A mate line from the root, known to mate within `len`, read from the table (re-searching where
 /// entries were lost): the attacker's shortest known move, the defender's longest known reply.
 /// Extraction ignores stop and time (the mate is proven) but not a cap of half a million nodes.
-fn fast_line<P: Position>(s: &mut Search<P>, pos: &P, len: u16) -> Option<Vec<P::Move>> {
+fn fast_line<P: MateGame>(s: &mut Search<P>, pos: &P, len: u16) -> Option<Vec<P::Move>> {
     s.hard_cap = Some(s.nodes + 500_000);
     let line = fast_line_inner(s, pos, len);
     s.hard_cap = None;
     line
 }
 
-fn fast_line_inner<P: Position>(s: &mut Search<P>, pos: &P, len: u16) -> Option<Vec<P::Move>> {
+fn fast_line_inner<P: MateGame>(s: &mut Search<P>, pos: &P, len: u16) -> Option<Vec<P::Move>> {
     let mut line = Vec::new();
     let mut p = pos.clone();
     let mut d = len;

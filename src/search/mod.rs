@@ -135,12 +135,12 @@ pub struct SearchResult<M = Move> {
     pub nodes: u64,
 }
 
-/// Everything a search needs besides the position.
-pub struct SearchSetup<'a, M = Move> {
+/// Everything a search needs besides the position; `R` is the game's own rule options.
+pub struct SearchSetup<'a, M = Move, R = ()> {
     /// The game's positions so far, the root last (for repetition).
     pub history: &'a [HistoryEntry],
     /// Rule options (repetition verdicts).
-    pub rules: RuleOptions,
+    pub rules: RuleOptions<R>,
     /// Limits besides time.
     pub limits: Limits<M>,
     /// Number of threads (Lazy SMP).
@@ -163,7 +163,10 @@ pub struct SearchSetup<'a, M = Move> {
 
 /// Searches `root` and returns the best move; the calling thread is the main search thread and
 /// `threads − 1` helpers search beside it, sharing the table.
-pub fn run<G: SearchGame>(root: &G, setup: &SearchSetup<'_, G::Move>) -> SearchResult<G::Move> {
+pub fn run<G: SearchGame>(
+    root: &G,
+    setup: &SearchSetup<'_, G::Move, G::Rules>,
+) -> SearchResult<G::Move> {
     setup.tt.new_search();
     setup.shared.nodes.store(0, Ordering::Relaxed);
     let helpers = setup.threads.max(1) - 1;

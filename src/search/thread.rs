@@ -33,7 +33,7 @@ const REPETITION_WINDOW: usize = 16;
 pub(super) struct Worker<'a, G: SearchGame> {
     pub id: usize,
     pub root: &'a G,
-    pub setup: &'a SearchSetup<'a, G::Move>,
+    pub setup: &'a SearchSetup<'a, G::Move, G::Rules>,
     done: &'a AtomicBool,
     pub nodes: u64,
     published: u64,
@@ -83,7 +83,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     pub fn new(
         id: usize,
         root: &'a G,
-        setup: &'a SearchSetup<'a, G::Move>,
+        setup: &'a SearchSetup<'a, G::Move, G::Rules>,
         done: &'a AtomicBool,
     ) -> Worker<'a, G> {
         let mut path = Vec::with_capacity(setup.history.len() + MAX_PLY + 8);
@@ -148,7 +148,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     }
 
     /// The accumulator stack, with the root's computed when a network is in use.
-    fn root_accumulators(root: &G, setup: &SearchSetup<'_, G::Move>) -> Box<[Accumulator]> {
+    fn root_accumulators(
+        root: &G,
+        setup: &SearchSetup<'_, G::Move, G::Rules>,
+    ) -> Box<[Accumulator]> {
         let mut acc: Box<[Accumulator]> =
             (0..MAX_PLY + 4).map(|_| Accumulator::default()).collect();
         if let Some(net) = setup.nnue {

@@ -23,14 +23,14 @@ use std::time::Duration;
 use crate::core::game::Position;
 use crate::core::moves::ListStore;
 use crate::core::perft::{DivideEnd, MAX_PERFT_DEPTH, divide_report};
-use crate::core::rules::RuleOptions;
 use crate::games::nana::Nana;
 use crate::games::networks::Networks;
 use crate::games::{Game, GameId};
 use crate::mate;
+use crate::mate::MateGame;
 use crate::mate::table::Table;
 use crate::search::tt::TranspositionTable;
-use crate::search::{self, Limits, SearchGame, SearchSetup, Shared};
+use crate::search::{self, Limits, SearchSetup, Shared};
 use go::GoParams;
 pub use go::KEYWORDS as GO_KEYWORDS;
 use options::{Options, SetResult};
@@ -190,8 +190,10 @@ impl Engine {
             "setoption" => self.setoption(rest),
             "position" => {
                 self.finish_search();
-                let extra = self.options.rules.minishogi_extra_moves;
-                let result = with_session!(mut &mut self.game, s => s.set_position(rest, extra));
+                let all = self.options.rules;
+                let result = with_session!(mut &mut self.game, s => {
+                    s.set_position(rest, &all.of::<G>().game)
+                });
                 if let Err(e) = result {
                     self.error(&e);
                 }
@@ -580,14 +582,14 @@ struct MateJob {
 impl MateJob {
     /// Starts the mate search of the session's position; the thread prints exactly one
     /// `checkmate …` line.
-    fn spawn<P: Position>(self, session: &Session<P>) -> std::io::Result<JoinHandle<()>> {
+    fn spawn<P: MateGame>(self, session: &Session<P>) -> std::io::Result<JoinHandle<()>> {
         let pos = session.position().clone();
         std::thread::Builder::new()
             .name("mate".into())
             .spawn(move || self.run(pos))
     }
 
-    fn run<P: Position>(self, pos: P) {
+    fn run<P: MateGame>(self, pos: P) {
         let limits = mate::MateLimits {
             time: self.limit.map(Duration::from_millis),
             nodes: None,
@@ -642,7 +644,7 @@ struct SearchJob {
 
 impl SearchJob {
     /// Starts the search of the session's position on its own thread, which prints `bestmove`.
-    fn spawn<G: SearchGame>(self, session: &Session<G>) -> std::io::Result<JoinHandle<()>> {
+    fn spawn<G: Game>(self, session: &Session<G>) -> std::io::Result<JoinHandle<()>> {
         let pos = session.position().clone();
         let history = session.history().to_vec();
         let mut warnings = Vec::new();
@@ -669,13 +671,13 @@ impl SearchJob {
             .spawn(move || self.run(pos, history, searchmoves))
     }
 
-    fn run<G: SearchGame>(
+    fn run<G: Game>(
         self,
         pos: G,
         history: Vec<crate::core::repetition::HistoryEntry>,
         searchmoves: Vec<G::Move>,
     ) {
-        let rules: RuleOptions = self.options.rules;
+        let rules = self.options.rules.of::<G>();
         let declare = pos.can_declare(&rules);
         let out = self.out.clone();
         let report_pos = pos.clone();
@@ -759,7 +761,7 @@ impl SearchJob {
     /// When the search found a forced mate for the side to move, asks the mate solver for the
     /// exact line (shortest mate against the longest defence) within the time left, and reports
     /// it; the search's own line is kept when the solver does not finish in time or `stop` comes.
-    fn exact_mate<G: SearchGame>(
+    fn exact_mate<G: Game>(
         &self,
         pos: &G,
         r: search::SearchResult<G::Move>,
@@ -814,7 +816,7 @@ const EXACT_MATE_MS: u64 = 2000;
 /// The exact mate line of `pos` and the nodes it took, read by the solver in `table` within
 /// `limits`; `None` when the solver does not finish or `stop` is set (checked throughout, so that
 /// `stop` is answered at once after a search found a mate).
-fn exact_mate_line<P: Position>(
+fn exact_mate_line<P: MateGame>(
     pos: &P,
     table: &mut Table,
     limits: &mate::MateLimits,

@@ -1,11 +1,8 @@
 //! The engine's USI options: their declarations for `usi`, their values, and checked updates.
 
-use crate::core::rules::{
-    ENTERING_KING_CHOICES, MINI_EXTRA_MOVES_CHOICES, MINI_JISHOGI_CHOICES, MINI_REPETITION_CHOICES,
-    RuleOptions, parse_choice,
-};
-use crate::games::GameId;
+use crate::core::rules::choice;
 use crate::games::giveandtake::eval as gt_eval;
+use crate::games::{EveryGameRules, GameId};
 use crate::search::time::TimeOptions;
 
 /// Every option value the engine keeps.
@@ -19,8 +16,8 @@ pub struct Options {
     pub ponder: bool,
     /// `MultiPV`: number of principal variations reported.
     pub multipv: usize,
-    /// Rule options (`EnteringKingRule`, `MaxMovesToDraw`, `Minishogi…`).
-    pub rules: RuleOptions,
+    /// Rule options: `MaxMovesToDraw` and every game's own (declared by the games).
+    pub rules: EveryGameRules,
     /// `ByoyomiMargin`, `MinimumThinkingTime` and `SlowMover`.
     pub time: TimeOptions,
     /// `NanaTablebase`: the solved nana shogi table's file (empty: none).
@@ -43,7 +40,7 @@ impl Default for Options {
             threads: 1,
             ponder: false,
             multipv: 1,
-            rules: RuleOptions::default(),
+            rules: EveryGameRules::default(),
             time: TimeOptions::default(),
             nana_tablebase: String::new(),
             pruning: true,
@@ -95,27 +92,13 @@ pub fn declarations(current_game: GameId) -> Vec<String> {
         spin("Threads", o.threads as u64, threads_range()),
         "option name USI_Ponder type check default false".into(),
         spin("MultiPV", o.multipv as u64, MULTIPV_RANGE),
-        combo(
-            "EnteringKingRule",
-            "CSARule27",
-            &ENTERING_KING_CHOICES.map(|(n, _)| n),
-        ),
-        spin("MaxMovesToDraw", 0, MAX_MOVES_RANGE),
-        combo(
-            "MinishogiRepetition",
-            "initiator",
-            &MINI_REPETITION_CHOICES.map(|(n, _)| n),
-        ),
-        combo(
-            "MinishogiJishogi",
-            "draw",
-            &MINI_JISHOGI_CHOICES.map(|(n, _)| n),
-        ),
-        combo(
-            "MinishogiExtraMoves",
-            "0",
-            &MINI_EXTRA_MOVES_CHOICES.map(|(n, _)| n),
-        ),
+    ]
+    .into_iter()
+    // The first game's rule options, `MaxMovesToDraw`, then the other games' (the order of old).
+    .chain(EveryGameRules::declarations(&GameId::ALL[..1]))
+    .chain([spin("MaxMovesToDraw", 0, MAX_MOVES_RANGE)])
+    .chain(EveryGameRules::declarations(&GameId::ALL[1..]))
+    .chain([
         spin("ByoyomiMargin", o.time.byoyomi_margin, TIME_OPTION_RANGE),
         spin(
             "MinimumThinkingTime",
@@ -131,7 +114,8 @@ pub fn declarations(current_game: GameId) -> Vec<String> {
             "option name GiveAndTakeWeights type string default {}",
             gt_eval::format_weights(&gt_eval::WEIGHTS)
         ),
-    ]
+    ])
+    .collect()
 }
 
 /// What a `setoption` did.
@@ -172,14 +156,6 @@ fn boolean(name: &str, value: &str) -> Result<bool, String> {
     }
 }
 
-fn choice<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> Result<T, String> {
-    missing(name, value)?;
-    parse_choice(value.trim(), choices).ok_or_else(|| {
-        let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
-        format!("{name} must be one of {}, got '{value}'", names.join(", "))
-    })
-}
-
 impl Options {
     /// Applies `setoption name <name> value <value>` for every option but `USI_Variant`.
     /// An invalid or missing value leaves the option unchanged and returns why (an empty value is
@@ -198,20 +174,8 @@ impl Options {
             "multipv" | "usi_multipv" => {
                 self.multipv = number(name, value, MULTIPV_RANGE)? as usize
             }
-            "enteringkingrule" => {
-                self.rules.entering_king = choice(name, value, &ENTERING_KING_CHOICES)?
-            }
             "maxmovestodraw" => {
                 self.rules.max_moves_to_draw = number(name, value, MAX_MOVES_RANGE)? as u32
-            }
-            "minishogirepetition" => {
-                self.rules.minishogi_repetition = choice(name, value, &MINI_REPETITION_CHOICES)?
-            }
-            "minishogijishogi" => {
-                self.rules.minishogi_jishogi = choice(name, value, &MINI_JISHOGI_CHOICES)?
-            }
-            "minishogiextramoves" => {
-                self.rules.minishogi_extra_moves = choice(name, value, &MINI_EXTRA_MOVES_CHOICES)?
             }
             "byoyomimargin" => self.time.byoyomi_margin = number(name, value, TIME_OPTION_RANGE)?,
             "minimumthinkingtime" => {
@@ -227,6 +191,7 @@ impl Options {
                 let v = value.trim();
                 self.nana_tablebase = if v == "<empty>" { "" } else { v }.to_string();
             }
+            _ if self.rules.set(name, value)? => {}
             _ => return Ok(SetResult::Unknown),
         }
         Ok(SetResult::Set)

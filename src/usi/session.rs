@@ -53,13 +53,14 @@ impl<P: Position> Session<P> {
         &self.history
     }
 
-    /// Applies the arguments of a `position` command: `startpos|sfen <SFEN> [moves …]`, with
-    /// `extra_moves` the extra-move handicap (`MinishogiExtraMoves`) begun at a game's first position.
+    /// Applies the arguments of a `position` command: `startpos|sfen <SFEN> [moves …]`, under the
+    /// game's rule options `rules` (those that change a game's first position, such as a handicap,
+    /// apply to the position given: [`Position::begin_game`]).
     /// Words are separated by any ASCII whitespace; `moves` must be a word of its own.
     ///
     /// A malformed position keeps the previous one and returns the error. An illegal or malformed
     /// move stops the list there: the position before it is kept and the error is returned.
-    pub fn set_position(&mut self, args: &str, extra_moves: u8) -> Result<(), String> {
+    pub fn set_position(&mut self, args: &str, rules: &P::Rules) -> Result<(), String> {
         let words: Vec<&str> = args.split_ascii_whitespace().collect();
         let (setup, rest) = match words.iter().position(|&w| w == "moves") {
             Some(i) => (&words[..i], Some(&words[i + 1..])),
@@ -86,7 +87,7 @@ impl<P: Position> Session<P> {
                 ));
             }
         };
-        base.begin_extra_moves(extra_moves);
+        base.begin_game(rules);
         let mut session = Session::at(base);
         let mut result = Ok(());
         for (i, text) in rest.unwrap_or_default().iter().enumerate() {
@@ -129,19 +130,26 @@ impl<P: Position> Session<P> {
 mod tests {
     use super::*;
     use crate::games::shogi::Shogi;
+    use crate::games::shogi::rules::ShogiRules;
 
     #[test]
     fn moves_must_be_a_word_of_its_own() {
         let mut s: Session<Shogi> = Session::new();
-        s.set_position("startpos moves 7g7f", 0).unwrap();
+        s.set_position("startpos moves 7g7f", &ShogiRules::default())
+            .unwrap();
         let after = s.position().to_sfen();
-        let e = s.set_position("startpos moves1g1f", 0).unwrap_err();
+        let e = s
+            .set_position("startpos moves1g1f", &ShogiRules::default())
+            .unwrap_err();
         assert!(e.contains("'moves1g1f'"), "{e}");
         assert_eq!(s.position().to_sfen(), after, "position kept");
-        assert!(s.set_position("startposmoves 7g7f", 0).is_err());
+        assert!(
+            s.set_position("startposmoves 7g7f", &ShogiRules::default())
+                .is_err()
+        );
         let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
         assert!(
-            s.set_position(&format!("sfen {sfen} moves7g7f"), 0)
+            s.set_position(&format!("sfen {sfen} moves7g7f"), &ShogiRules::default())
                 .is_err()
         );
         assert_eq!(s.position().to_sfen(), after);
@@ -151,10 +159,14 @@ mod tests {
     fn tabs_separate_words_as_spaces_do() {
         let mut s: Session<Shogi> = Session::new();
         let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL\tb - 1";
-        s.set_position(&format!("sfen\t{sfen}\tmoves\t7g7f \t3c3d"), 0)
-            .unwrap();
+        s.set_position(
+            &format!("sfen\t{sfen}\tmoves\t7g7f \t3c3d"),
+            &ShogiRules::default(),
+        )
+        .unwrap();
         assert_eq!(s.history().len(), 3);
-        s.set_position("startpos\tmoves\t2g2f", 0).unwrap();
+        s.set_position("startpos\tmoves\t2g2f", &ShogiRules::default())
+            .unwrap();
         assert_eq!(s.history().len(), 2);
     }
 }

@@ -12,6 +12,7 @@ use crate::core::game::Position;
 use crate::core::moves::{GameMove, MoveList};
 use crate::core::search_game::SearchGame;
 use crate::error::{MoveError, SfenError};
+use crate::mate::MateGame;
 
 impl GameMove for GtMove {
     const NONE: GtMove = GtMove::NONE;
@@ -74,14 +75,9 @@ pub const NAME: &str = "giveandtake";
 impl Position for GiveAndTake {
     const NAME: &'static str = NAME;
     type Move = GtMove;
-    const MATE_BY_CHECKS: bool = false;
+    type Rules = ();
     /// The rules contract's convention: the third occurrence of a position is a draw.
     const REPETITION_OCCURRENCES: usize = 3;
-
-    /// A forced win may begin with any move: the attacker's moves of `go mate` are all of them.
-    fn checking_moves(&self, list: &mut MoveList<GtMove>) {
-        self.legal_moves(list);
-    }
 
     fn startpos() -> Self {
         GiveAndTake::from_fen(START_FEN).expect("the start position parses")
@@ -191,6 +187,15 @@ impl Position for GiveAndTake {
             }
         );
         s
+    }
+}
+
+impl MateGame for GiveAndTake {
+    const MATE_BY_CHECKS: bool = false;
+
+    /// A forced win may begin with any move: the attacker's moves of `go mate` are all of them.
+    fn checking_moves(&self, list: &mut MoveList<GtMove>) {
+        self.legal_moves(list);
     }
 }
 

@@ -1,12 +1,14 @@
 //! Minishogi (5×5): the shogi-family position on a 5×5 board with a one-rank promotion zone, and the
 //! minishogi article's game-end rules (repetition lost by its initiator, jishogi).
 
+pub mod rules;
+
 use std::sync::{Arc, LazyLock};
 
 use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::repetition::Repetition;
-use crate::core::rules::{EndReason, MiniJishogi, MiniRepetition, Outcome, RuleOptions, Verdict};
+use crate::core::rules::{EndReason, Outcome, Verdict};
 use crate::core::square::Geometry;
 use crate::games::shogi::Variant;
 use crate::games::shogi::attacks::Tables;
@@ -15,6 +17,7 @@ use crate::games::shogi::nnue::Layout;
 use crate::games::shogi::position::Board;
 use crate::games::shogi::types::Kind;
 use crate::nnue::network::Network;
+use rules::{MiniJishogi, MiniRepetition, MiniRules};
 
 /// Minishogi's registry entry.
 pub const INFO: crate::games::GameInfo = crate::games::GameInfo {
@@ -109,6 +112,8 @@ impl Variant for Mini {
         "2bgk/4p/r1s2/P1S2/KGB1R b - 9",
     ];
 
+    type Rules = MiniRules;
+
     #[inline(always)]
     fn tables() -> &'static Tables {
         &MINI_TABLES
@@ -118,9 +123,9 @@ impl Variant for Mini {
         _: &Repetition,
         side_to_move: Color,
         first_mover: Color,
-        rules: &RuleOptions,
+        rules: &MiniRules,
     ) -> Outcome {
-        let loser = match rules.minishogi_repetition {
+        let loser = match rules.repetition {
             MiniRepetition::Initiator => side_to_move,
             MiniRepetition::SenteLoses => Color::Black,
             MiniRepetition::FirstMoverLoses => first_mover,
@@ -132,7 +137,7 @@ impl Variant for Mini {
         }
     }
 
-    fn special_end(pos: &Minishogi, rules: &RuleOptions) -> Option<Verdict> {
+    fn special_end(pos: &Minishogi, rules: &MiniRules) -> Option<Verdict> {
         let (Some(bk), Some(wk)) = (pos.king(Color::Black), pos.king(Color::White)) else {
             return None;
         };
@@ -140,7 +145,7 @@ impl Variant for Mini {
         if geo.rank(bk) != 0 || geo.rank(wk) != geo.ranks - 1 {
             return None;
         }
-        let outcome = match rules.minishogi_jishogi {
+        let outcome = match rules.jishogi {
             MiniJishogi::Draw => Outcome::Draw,
             MiniJishogi::Count => {
                 let us = pos.side_to_move();
@@ -157,11 +162,15 @@ impl Variant for Mini {
         };
         Some(Verdict {
             outcome,
-            reason: EndReason::Jishogi,
+            reason: EndReason::Special("jishogi"),
         })
     }
 
-    fn can_declare(_: &Minishogi, _: &RuleOptions) -> bool {
+    fn can_declare(_: &Minishogi, _: &MiniRules) -> bool {
         false
+    }
+
+    fn begin_game(pos: &mut Minishogi, rules: &MiniRules) {
+        pos.begin_extra_moves(rules.extra_moves);
     }
 }

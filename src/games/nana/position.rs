@@ -14,6 +14,7 @@ use crate::core::rules::{RuleOptions, Verdict};
 use crate::core::square::Square;
 use crate::core::zobrist::ZOBRIST;
 use crate::error::{MoveError, SfenError};
+use crate::mate::MateGame;
 
 /// Number of squares of the 3×3 board.
 pub(crate) const SQUARES: usize = 9;
@@ -414,6 +415,7 @@ impl Nana {
 impl Position for Nana {
     const NAME: &'static str = NAME;
     type Move = Move;
+    type Rules = ();
 
     fn startpos() -> Self {
         Self::from_sfen(START_SFEN).expect("the start SFEN is valid")
@@ -573,7 +575,7 @@ impl Position for Nana {
         &self,
         history: &[HistoryEntry],
         occurrences: usize,
-        _rules: &RuleOptions,
+        _rules: &RuleOptions<()>,
     ) -> Option<Verdict> {
         super::rules::repetition_verdict(history, occurrences)
     }
@@ -617,3 +619,6 @@ impl Position for Nana {
         s
     }
 }
+
+/// The mate solver's defaults: no hand dominance (mating with pieces in hand is illegal).
+impl MateGame for Nana {}

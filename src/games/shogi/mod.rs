@@ -18,7 +18,7 @@ use std::sync::{Arc, LazyLock};
 
 use crate::core::color::Color;
 use crate::core::repetition::Repetition;
-use crate::core::rules::{Outcome, RuleOptions, Verdict};
+use crate::core::rules::{GameRules, Outcome, Verdict};
 use crate::core::square::Geometry;
 use crate::nnue::network::Network;
 use attacks::Tables;
@@ -47,6 +47,8 @@ pub trait Variant:
     const EVAL: eval::EvalWeights;
     /// Positions searched by `bench`.
     const BENCH_SFENS: &'static [&'static str];
+    /// The game's rule options.
+    type Rules: GameRules;
     /// The attack tables of this board.
     fn tables() -> &'static Tables;
     /// The verdict, for `side_to_move`, of a repetition in which nobody checked throughout;
@@ -55,12 +57,16 @@ pub trait Variant:
         rep: &Repetition,
         side_to_move: Color,
         first_mover: Color,
-        rules: &RuleOptions,
+        rules: &Self::Rules,
     ) -> Outcome;
     /// An ending of the variant that the position alone decides.
-    fn special_end(pos: &Board<Self>, rules: &RuleOptions) -> Option<Verdict>;
+    fn special_end(pos: &Board<Self>, rules: &Self::Rules) -> Option<Verdict>;
     /// True when the side to move may declare a win.
-    fn can_declare(pos: &Board<Self>, rules: &RuleOptions) -> bool;
+    fn can_declare(pos: &Board<Self>, rules: &Self::Rules) -> bool;
+    /// Applies the rules that change a game's first position ([`Position::begin_game`]).
+    ///
+    /// [`Position::begin_game`]: crate::core::game::Position::begin_game
+    fn begin_game(_pos: &mut Board<Self>, _rules: &Self::Rules) {}
 }
 
 /// Standard shogi's registry entry.
@@ -112,17 +118,18 @@ impl Variant for Standard {
         "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
         "lr5nl/2g1kg3/p1nsppsp1/2pp2p1p/1p5P1/2PPPSP1P/PPS2P3/1KG1G2R1/LN5NL b Bb 33",
     ];
+    type Rules = rules::ShogiRules;
     #[inline(always)]
     fn tables() -> &'static Tables {
         &STANDARD_TABLES
     }
-    fn quiet_repetition(_: &Repetition, _: Color, _: Color, _: &RuleOptions) -> Outcome {
+    fn quiet_repetition(_: &Repetition, _: Color, _: Color, _: &Self::Rules) -> Outcome {
         Outcome::Draw
     }
-    fn special_end(_: &Board<Self>, _: &RuleOptions) -> Option<Verdict> {
+    fn special_end(_: &Board<Self>, _: &Self::Rules) -> Option<Verdict> {
         None
     }
-    fn can_declare(pos: &Board<Self>, rules: &RuleOptions) -> bool {
+    fn can_declare(pos: &Board<Self>, rules: &Self::Rules) -> bool {
         pos.declaration_allowed(rules.entering_king)
     }
 }

@@ -8,7 +8,7 @@ use arrayvec::ArrayVec;
 
 use super::Variant;
 use super::position::Board;
-use super::types::{HAND_KIND_COUNT, Kind};
+use super::types::{HAND_KIND_COUNT, Kind, PASS};
 use crate::core::bitboard::Bitboard;
 use crate::core::color::Color;
 use crate::core::moves::{Move, MoveList};
@@ -40,7 +40,7 @@ impl Sink for MoveList {
     }
 
     fn pass(&mut self) {
-        self.push(Move::PASS);
+        self.push(PASS);
     }
 }
 
@@ -150,7 +150,7 @@ impl Sink for FindSink {
     }
 
     fn pass(&mut self) {
-        self.found |= self.target == Move::PASS;
+        self.found |= self.target == PASS;
     }
 }
 
@@ -613,7 +613,7 @@ impl<V: Variant> Board<V> {
         let us = self.side;
         let name = |sq: Square| -> String { V::GEOMETRY.square_name(sq).iter().collect() };
         let to = mv.to();
-        if mv == Move::PASS {
+        if mv == PASS {
             return if V::EXTRA_MOVES && self.extra_moves > 0 {
                 "only the handicap giver (White) passes, and Black is to move".into()
             } else {

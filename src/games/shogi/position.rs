@@ -4,7 +4,7 @@ use std::fmt::Write;
 use std::marker::PhantomData;
 
 use super::Variant;
-use super::types::{HAND_KIND_COUNT, Hand, KIND_COUNT, Kind, Piece};
+use super::types::{HAND_KIND_COUNT, Hand, KIND_COUNT, Kind, PASS, Piece};
 use crate::core::bitboard::Bitboard;
 use crate::core::color::{ByColor, Color};
 use crate::core::game::Position;
@@ -12,8 +12,9 @@ use crate::core::moves::{Move, MoveList};
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::{RuleOptions, Verdict};
 use crate::core::square::{MAX_SQUARES, Square};
-use crate::core::zobrist::{MAX_HAND_COUNT, ZOBRIST};
+use crate::core::zobrist::{MAX_HAND_COUNT, ZOBRIST, Zobrist};
 use crate::error::{MoveError, SfenError};
+use crate::mate::MateGame;
 
 /// `HAND_KEYS[color][kind][n]`: the hash contribution of holding `n` pieces of `kind` (the XOR of
 /// the Zobrist hand keys of counts 1 to `n`).
@@ -29,6 +30,13 @@ static HAND_KEYS: std::sync::LazyLock<Box<[[[u64; MAX_HAND_COUNT + 1]; 8]; 2]>> 
         }
         t
     });
+
+/// `EXTRA_KEYS[n]`: the shogi family's own Zobrist keys, toggled while Black still has `n` moves
+/// of an extra-move handicap to make (`EXTRA_KEYS[0]` is 0).
+static EXTRA_KEYS: std::sync::LazyLock<[u64; 4]> = std::sync::LazyLock::new(|| {
+    let [one, two, three] = Zobrist::extension_keys::<3>();
+    [0, one, two, three]
+});
 
 /// A position of a shogi-family game `V`.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -166,15 +174,15 @@ impl<V: Variant> Board<V> {
         let us = self.side;
         let to = mv.to();
         if V::EXTRA_MOVES && self.extra_moves > 0 {
-            if mv == Move::PASS {
+            if mv == PASS {
                 self.side = !us;
                 self.key ^= ZOBRIST.side;
                 self.move_number += 1;
                 return;
             }
-            self.key ^= ZOBRIST.extra[self.extra_moves as usize];
+            self.key ^= EXTRA_KEYS[self.extra_moves as usize];
             self.extra_moves -= 1;
-            self.key ^= ZOBRIST.extra[self.extra_moves as usize];
+            self.key ^= EXTRA_KEYS[self.extra_moves as usize];
         }
         if mv.is_drop() {
             let kind = Kind::from_code(mv.drop_piece());
@@ -221,11 +229,11 @@ impl<V: Variant> Board<V> {
         let z = &*ZOBRIST;
         let mut key = self.key ^ z.side;
         if V::EXTRA_MOVES && self.extra_moves > 0 {
-            if mv == Move::PASS {
+            if mv == PASS {
                 return key;
             }
             let n = self.extra_moves as usize;
-            key ^= z.extra[n] ^ z.extra[n - 1];
+            key ^= EXTRA_KEYS[n] ^ EXTRA_KEYS[n - 1];
         }
         let to = mv.to();
         if mv.is_drop() {
@@ -555,11 +563,26 @@ impl<V: Variant> Board<V> {
     fn square_text(sq: Square) -> String {
         V::GEOMETRY.square_name(sq).iter().collect()
     }
+
+    /// Begins an extra-move handicap (minishogi's `MinishogiExtraMoves`): Black makes his next `moves` moves in a row, none a capture, and White answers
+    /// each with `pass` (also before Black's first when White is to move). Only at a game's first
+    /// position (move number 1) and with `moves` ≥ 2, in a variant that knows such handicaps
+    /// ([`Variant::EXTRA_MOVES`]); otherwise nothing changes.
+    pub fn begin_extra_moves(&mut self, moves: u8) {
+        if !V::EXTRA_MOVES || moves < 2 || self.move_number != 1 {
+            return;
+        }
+        let moves = moves.min(3);
+        self.key ^= EXTRA_KEYS[self.extra_moves as usize];
+        self.extra_moves = moves;
+        self.key ^= EXTRA_KEYS[moves as usize];
+    }
 }
 
 impl<V: Variant> Position for Board<V> {
     const NAME: &'static str = V::NAME;
     type Move = Move;
+    type Rules = V::Rules;
 
     fn startpos() -> Self {
         Self::from_sfen(V::START_SFEN).expect("the start SFEN is valid")
@@ -641,36 +664,6 @@ impl<V: Variant> Position for Board<V> {
         n
     }
 
-    fn checking_moves(&self, list: &mut MoveList) {
-        self.generate_checks(list);
-    }
-
-    fn count_replies_merging_drops(&self) -> usize {
-        Board::count_replies_merging_drops(self)
-    }
-
-    fn board_key(&self) -> u64 {
-        let cum = &*HAND_KEYS;
-        let mut key = self.key;
-        for c in Color::ALL {
-            for k in Kind::HAND {
-                key ^= cum[c.index()][k.index()][self.hands[c].count(k) as usize];
-            }
-        }
-        key
-    }
-
-    fn packed_hand(&self, color: Color) -> u64 {
-        u64::from_le_bytes(self.hands[color].0)
-    }
-
-    fn check_is_interposable(&self) -> bool {
-        let (Some(k), false) = (self.kings[self.side], self.checkers.more_than_one()) else {
-            return false;
-        };
-        self.checkers.any() && V::tables().lines.between(k, self.checkers.lsb()).any()
-    }
-
     fn has_king(&self, color: Color) -> bool {
         self.kings[color].is_some()
     }
@@ -686,21 +679,12 @@ impl<V: Variant> Position for Board<V> {
         self.checkers = self.compute_checkers();
     }
 
-    /// Minishogi: Black makes his next `moves` moves in a row, none a capture, and White answers
-    /// each with `pass` (also before Black's first when White is to move). Only at a game's first
-    /// position (move number 1) and with `moves` ≥ 2.
-    fn begin_extra_moves(&mut self, moves: u8) {
-        if !V::EXTRA_MOVES || moves < 2 || self.move_number != 1 {
-            return;
-        }
-        let moves = moves.min(3);
-        self.key ^= ZOBRIST.extra[self.extra_moves as usize];
-        self.extra_moves = moves;
-        self.key ^= ZOBRIST.extra[moves as usize];
+    fn begin_game(&mut self, rules: &V::Rules) {
+        V::begin_game(self, rules);
     }
 
     fn move_to_usi(&self, mv: Move) -> String {
-        if mv == Move::PASS {
+        if mv == PASS {
             "pass".into()
         } else if mv.is_drop() {
             format!(
@@ -724,7 +708,7 @@ impl<V: Variant> Position for Board<V> {
         let b = text.as_bytes();
         if text == "pass" {
             return if V::EXTRA_MOVES {
-                Ok(Move::PASS)
+                Ok(PASS)
             } else {
                 Err(bad("this game has no pass move"))
             };
@@ -760,7 +744,7 @@ impl<V: Variant> Position for Board<V> {
         &self,
         history: &[HistoryEntry],
         occurrences: usize,
-        rules: &RuleOptions,
+        rules: &RuleOptions<V::Rules>,
     ) -> Option<Verdict> {
         let plies = history.len().saturating_sub(1);
         let first_mover = if plies.is_multiple_of(2) {
@@ -769,16 +753,16 @@ impl<V: Variant> Position for Board<V> {
             !self.side
         };
         super::rules::judge_repetition(history, occurrences, |rep| {
-            V::quiet_repetition(rep, self.side, first_mover, rules)
+            V::quiet_repetition(rep, self.side, first_mover, &rules.game)
         })
     }
 
-    fn special_end(&self, rules: &RuleOptions) -> Option<Verdict> {
-        V::special_end(self, rules)
+    fn special_end(&self, rules: &RuleOptions<V::Rules>) -> Option<Verdict> {
+        V::special_end(self, &rules.game)
     }
 
-    fn can_declare(&self, rules: &RuleOptions) -> bool {
-        V::can_declare(self, rules)
+    fn can_declare(&self, rules: &RuleOptions<V::Rules>) -> bool {
+        V::can_declare(self, &rules.game)
     }
 
     fn diagram(&self) -> String {
@@ -826,5 +810,37 @@ impl<V: Variant> Position for Board<V> {
             }
         );
         s
+    }
+}
+
+impl<V: Variant> MateGame for Board<V> {
+    fn checking_moves(&self, list: &mut MoveList) {
+        self.generate_checks(list);
+    }
+
+    fn count_replies_merging_drops(&self) -> usize {
+        Board::count_replies_merging_drops(self)
+    }
+
+    fn board_key(&self) -> u64 {
+        let cum = &*HAND_KEYS;
+        let mut key = self.key;
+        for c in Color::ALL {
+            for k in Kind::HAND {
+                key ^= cum[c.index()][k.index()][self.hands[c].count(k) as usize];
+            }
+        }
+        key
+    }
+
+    fn packed_hand(&self, color: Color) -> u64 {
+        u64::from_le_bytes(self.hands[color].0)
+    }
+
+    fn check_is_interposable(&self) -> bool {
+        let (Some(k), false) = (self.kings[self.side], self.checkers.more_than_one()) else {
+            return false;
+        };
+        self.checkers.any() && V::tables().lines.between(k, self.checkers.lsb()).any()
     }
 }

@@ -1,5 +1,5 @@
 //! Game-end rules of standard shogi: fourfold repetition with perpetual check, and the
-//! entering-king declaration.
+//! entering-king declaration with its rule option (`EnteringKingRule`).
 
 use super::Variant;
 use super::position::Board;
@@ -7,7 +7,55 @@ use super::types::Kind;
 use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::repetition::{HistoryEntry, Repetition, examine};
-use crate::core::rules::{EndReason, EnteringKingRule, Outcome, Verdict};
+use crate::core::rules::{EndReason, GameRules, OptionKind, Outcome, RuleOption, Verdict, choice};
+
+/// `EnteringKingRule`: when a shogi player may declare a win with `bestmove win`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Hash)]
+pub enum EnteringKingRule {
+    /// CSA 27-point rule: 28 points for Black, 27 for White.
+    #[default]
+    CsaRule27,
+    /// CSA 24-point rule as docs/rules.md fixes it: 31 points for either side to declare.
+    CsaRule24,
+    /// No declaration.
+    NoEnteringKing,
+}
+
+/// The values of `EnteringKingRule`.
+pub const ENTERING_KING_CHOICES: [(&str, EnteringKingRule); 3] = [
+    ("CSARule27", EnteringKingRule::CsaRule27),
+    ("CSARule24", EnteringKingRule::CsaRule24),
+    ("NoEnteringKing", EnteringKingRule::NoEnteringKing),
+];
+
+/// Standard shogi's rule options.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Hash)]
+pub struct ShogiRules {
+    /// `EnteringKingRule`: the entering-king declaration rule.
+    pub entering_king: EnteringKingRule,
+}
+
+impl GameRules for ShogiRules {
+    const OPTIONS: &'static [RuleOption] = &[RuleOption {
+        name: "EnteringKingRule",
+        default: ENTERING_KING_CHOICES[0].0,
+        kind: OptionKind::Combo {
+            choices: &[
+                ENTERING_KING_CHOICES[0].0,
+                ENTERING_KING_CHOICES[1].0,
+                ENTERING_KING_CHOICES[2].0,
+            ],
+        },
+    }];
+
+    fn set(&mut self, name: &str, value: &str) -> Result<bool, String> {
+        if !name.eq_ignore_ascii_case("EnteringKingRule") {
+            return Ok(false);
+        }
+        self.entering_king = choice(name, value, &ENTERING_KING_CHOICES)?;
+        Ok(true)
+    }
+}
 
 /// Judges a repetition of a shogi-family game: if the current position has occurred `occurrences`
 /// times, a player who checked with every move of the cycle loses; otherwise `quiet` gives the

@@ -3,7 +3,7 @@
 
 use super::Variant;
 use super::position::Board;
-use super::types::Kind;
+use super::types::{Kind, PASS};
 use crate::core::bitboard::Bitboard;
 use crate::core::color::Color;
 use crate::core::moves::Move;
@@ -30,7 +30,7 @@ const CHEAPEST_FIRST: [Kind; 14] = [
 impl<V: Variant> Board<V> {
     /// True when `mv` wins at least `threshold` centipawns of material by static exchange.
     pub fn see_ge(&self, mv: Move, threshold: i32) -> bool {
-        if mv == Move::PASS {
+        if mv == PASS {
             return threshold <= 0;
         }
         let to = mv.to();
@@ -195,7 +195,7 @@ impl<V: Variant> Board<V> {
         let Some(ek) = ci.king else {
             return false;
         };
-        if mv == Move::PASS {
+        if mv == PASS {
             return false;
         }
         let to = mv.to();

@@ -1,6 +1,12 @@
 //! Piece kinds, pieces and hands of shogi and minishogi.
 
 use crate::core::color::Color;
+use crate::core::moves::Move;
+use crate::core::square::Square;
+
+/// The handicap giver's skipped turn (`pass`), legal only during minishogi's extra-move
+/// handicaps; encoded as a drop of a piece code no game uses.
+pub const PASS: Move = Move::drop(0x7f, Square(0));
 
 /// A kind of shogi piece. The six promotable kinds come first; `kind + 8` is its promoted form.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]

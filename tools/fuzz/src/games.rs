@@ -97,7 +97,10 @@ impl<P: tsubame::games::Game> AnyPosition for P {
     }
 
     fn begin_extra_moves(&mut self, moves: u8) {
-        Position::begin_extra_moves(self, moves)
+        let mut rules = tsubame::games::EveryGameRules::default();
+        if rules.set("MinishogiExtraMoves", &moves.to_string()).is_ok() {
+            self.begin_game(&rules.of::<P>().game);
+        }
     }
 
     fn perft(&self, depth: u32) -> u64 {

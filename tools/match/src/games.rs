@@ -7,11 +7,11 @@
 use tsubame::core::color::Color;
 use tsubame::core::game::Position;
 use tsubame::core::moves::Move;
-use tsubame::games::GameId;
 use tsubame::games::minishogi::{Mini, Minishogi};
 use tsubame::games::shogi::position::Board;
 use tsubame::games::shogi::types::Kind;
 use tsubame::games::shogi::{Shogi, Standard, Variant};
+use tsubame::games::{Game, GameId};
 
 /// A computation generic over the game, run by [`dispatch`].
 pub trait GameFn {
@@ -44,7 +44,7 @@ impl GameExt for tsubame::games::nana::Nana {}
 impl GameExt for tsubame::games::giveandtake::GiveAndTake {}
 
 /// Runner features a game may offer.
-pub trait GameExt: Position {
+pub trait GameExt: Game {
     /// The position as a CSA v2.2 start position (`PI` or `P1`… lines, hands, side to move), for
     /// games that CSA can record.
     fn csa_position(&self) -> Option<String> {

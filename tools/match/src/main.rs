@@ -8,10 +8,12 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
 
-use tsubame::core::rules::{
-    ENTERING_KING_CHOICES, MINI_JISHOGI_CHOICES, MINI_REPETITION_CHOICES, RuleOptions, parse_choice,
-};
-use tsubame::games::GameId;
+use tsubame::core::rules::parse_choice;
+use tsubame::games::minishogi::Minishogi;
+use tsubame::games::minishogi::rules::{MINI_JISHOGI_CHOICES, MINI_REPETITION_CHOICES, MiniRules};
+use tsubame::games::shogi::Shogi;
+use tsubame::games::shogi::rules::{ENTERING_KING_CHOICES, ShogiRules};
+use tsubame::games::{EveryGameRules, Game, GameId};
 use tsubame_match::engine::EngineConfig;
 use tsubame_match::games::{GameExt, GameFn};
 use tsubame_match::referee::{Adjudication, GameSettings, TimeControl};
@@ -226,25 +228,28 @@ fn config(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<MatchConfig, Strin
         movetime_ms: cli.movetime,
         nodes: cli.nodes,
     };
-    let rules = RuleOptions {
+    let mut rules = EveryGameRules::default();
+    rules.max_moves_to_draw = cli.max_plies;
+    *Shogi::rules_in_mut(&mut rules) = ShogiRules {
         entering_king: choice(
             "entering-king rule",
             &cli.entering_king,
             &ENTERING_KING_CHOICES,
         )?,
-        max_moves_to_draw: cli.max_plies,
-        minishogi_repetition: choice(
+    };
+    *Minishogi::rules_in_mut(&mut rules) = MiniRules {
+        repetition: choice(
             "minishogi repetition rule",
             &cli.minishogi_repetition,
             &MINI_REPETITION_CHOICES,
         )?,
-        minishogi_jishogi: choice(
+        jishogi: choice(
             "minishogi jishogi rule",
             &cli.minishogi_jishogi,
             &MINI_JISHOGI_CHOICES,
         )?,
         // Extra-move handicap games (levels 2 and 6) are not played by the runner.
-        minishogi_extra_moves: 0,
+        extra_moves: 0,
     };
     let sprt = Sprt {
         elo0: cli.elo0,

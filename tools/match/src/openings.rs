@@ -45,7 +45,7 @@ impl Opening {
     /// parsed moves. Fails on an illegal move or when the game is over before the engines play.
     pub fn replay<P: Position>(
         &self,
-        rules: &RuleOptions,
+        rules: &RuleOptions<P::Rules>,
     ) -> Result<(P, Vec<HistoryEntry>), String> {
         let mut pos: P = self.root()?;
         let mut history = vec![entry(&pos)];
@@ -97,7 +97,10 @@ fn entry<P: Position>(pos: &P) -> HistoryEntry {
 }
 
 /// Reads an opening file, checking every opening with the game's rules.
-pub fn read_file<P: Position>(text: &str, rules: &RuleOptions) -> Result<Vec<Opening>, String> {
+pub fn read_file<P: Position>(
+    text: &str,
+    rules: &RuleOptions<P::Rules>,
+) -> Result<Vec<Opening>, String> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let Some(parsed) = Opening::parse_line(line) else {
@@ -144,7 +147,7 @@ pub fn random<P: GameExt>(
     seed: u64,
     index: u64,
     max_imbalance: i32,
-    rules: &RuleOptions,
+    rules: &RuleOptions<P::Rules>,
 ) -> Opening {
     let mut rng = SplitMix(seed ^ index.wrapping_mul(0xd6e8_feb8_6659_fd93));
     let mut best: Option<(i32, Opening)> = None;
@@ -168,7 +171,7 @@ pub fn random<P: GameExt>(
 fn try_random<P: GameExt>(
     plies: usize,
     rng: &mut SplitMix,
-    rules: &RuleOptions,
+    rules: &RuleOptions<P::Rules>,
 ) -> Option<(Opening, i32)> {
     let mut pos = P::startpos();
     let mut history = vec![entry(&pos)];
@@ -239,34 +242,33 @@ mod tests {
 
     #[test]
     fn checks_file_openings() {
-        let rules = RuleOptions::default();
         let ok = read_file::<Minishogi>(
             "# x\nstartpos moves 5e4d\nrbsgk/4p/5/P4/KGSBR w - 1\n",
-            &rules,
+            &RuleOptions::default(),
         )
         .unwrap();
         assert_eq!(ok.len(), 2);
-        let err = read_file::<Minishogi>("startpos moves 5e4d 5e4d\n", &rules).unwrap_err();
+        let err = read_file::<Minishogi>("startpos moves 5e4d 5e4d\n", &RuleOptions::default())
+            .unwrap_err();
         assert!(
             err.contains("line 1") && err.contains("opening move 2"),
             "{err}"
         );
-        assert!(read_file::<Shogi>("\n", &rules).is_err());
+        assert!(read_file::<Shogi>("\n", &RuleOptions::default()).is_err());
     }
 
     #[test]
     fn random_openings_are_legal_reproducible_and_balanced() {
-        let rules = RuleOptions::default();
         for i in 0..20 {
-            let a = random::<Minishogi>(6, 42, i, 1, &rules);
-            let b = random::<Minishogi>(6, 42, i, 1, &rules);
+            let a = random::<Minishogi>(6, 42, i, 1, &RuleOptions::default());
+            let b = random::<Minishogi>(6, 42, i, 1, &RuleOptions::default());
             assert_eq!(a, b);
             assert_eq!(a.moves.len(), 6);
-            let (pos, _) = a.replay::<Minishogi>(&rules).unwrap();
+            let (pos, _) = a.replay::<Minishogi>(&RuleOptions::default()).unwrap();
             assert!(pos.material_balance().unwrap().abs() <= 1);
         }
-        let a = random::<Shogi>(8, 1, 0, 0, &rules);
-        let c = random::<Shogi>(8, 1, 1, 0, &rules);
+        let a = random::<Shogi>(8, 1, 0, 0, &RuleOptions::default());
+        let c = random::<Shogi>(8, 1, 1, 0, &RuleOptions::default());
         assert_ne!(a, c);
     }
 }

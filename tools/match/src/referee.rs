@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use tsubame::core::color::Color;
 use tsubame::core::game::Position;
 use tsubame::core::repetition::HistoryEntry;
-use tsubame::core::rules::{EndReason, Outcome, RuleOptions, Verdict};
+use tsubame::core::rules::{EndReason, Outcome, Verdict};
+use tsubame::games::EveryGameRules;
 
 use crate::engine::{Engine, WaitError};
 use crate::games::{GameExt, csa_color};
@@ -83,7 +84,7 @@ pub struct GameSettings {
     /// Longest wait for `readyok`.
     pub ready_timeout: Duration,
     /// The game's rule options (the move limit is `max_moves_to_draw`).
-    pub rules: RuleOptions,
+    pub rules: EveryGameRules,
     /// Optional adjudications.
     pub adjudication: Adjudication,
 }
@@ -99,8 +100,8 @@ pub enum Reason {
     Repetition,
     /// Repetition with perpetual check: the checker loses.
     PerpetualCheck,
-    /// Minishogi jishogi.
-    Jishogi,
+    /// An ending of the game's own rules, named by the game (minishogi's `jishogi`).
+    Special(&'static str),
     /// The ply limit was reached.
     MaxPlies,
     /// A correct entering-king declaration.
@@ -135,7 +136,7 @@ impl Reason {
             Reason::NoLegalMove => "no legal move",
             Reason::Repetition => "repetition",
             Reason::PerpetualCheck => "perpetual check",
-            Reason::Jishogi => "jishogi",
+            Reason::Special(name) => name,
             Reason::MaxPlies => "max plies",
             Reason::Declaration => "declaration",
             Reason::WrongDeclaration => "wrong declaration",
@@ -226,7 +227,7 @@ fn verdict_to_result(v: Verdict, side_to_move: Color, in_check: bool) -> (GameRe
         EndReason::NoLegalMove => Reason::NoLegalMove,
         EndReason::Repetition => Reason::Repetition,
         EndReason::PerpetualCheck => Reason::PerpetualCheck,
-        EndReason::Jishogi => Reason::Jishogi,
+        EndReason::Special(name) => Reason::Special(name),
         EndReason::MoveLimit => Reason::MaxPlies,
     };
     (result, reason)
@@ -288,7 +289,7 @@ pub fn play_game<P: GameExt>(
 ) -> Played {
     let [black, white] = engines;
     let mut engines = [black, white];
-    let rules = &settings.rules;
+    let rules = &settings.rules.of::<P>();
     let root: Result<P, String> = opening.root();
     let replay = opening.replay::<P>(rules);
     let (root, (mut pos, mut history)) = match (root, replay) {
@@ -692,7 +693,8 @@ fn csa_record<P: GameExt>(
         Reason::NoLegalMove | Reason::Resignation | Reason::AdjudicatedWin => "%TORYO".into(),
         Reason::Repetition => "%SENNICHITE".into(),
         Reason::PerpetualCheck => "%OUTE_SENNICHITE".into(),
-        Reason::Jishogi | Reason::Impasse24 => "%JISHOGI".into(),
+        // The games' own endings are jishogi (minishogi's), as CSA records them.
+        Reason::Special(_) | Reason::Impasse24 => "%JISHOGI".into(),
         Reason::MaxPlies | Reason::AdjudicatedDraw => "%HIKIWAKE".into(),
         Reason::Declaration => "%KACHI".into(),
         Reason::WrongDeclaration => format!("%{mover}ILLEGAL_ACTION"),

@@ -133,6 +133,8 @@ struct Record {
 /// announce them.
 fn game_options(cfg: &MatchConfig) -> Vec<(String, String, bool)> {
     let r = &cfg.settings.rules;
+    let shogi = r.of::<Shogi>().game;
+    let mini = r.of::<Minishogi>().game;
     fn pick<T: PartialEq>(choices: &[(&str, T)], v: T) -> String {
         choices
             .iter()
@@ -140,9 +142,10 @@ fn game_options(cfg: &MatchConfig) -> Vec<(String, String, bool)> {
             .map(|(n, _)| n.to_string())
             .unwrap_or_default()
     }
-    use tsubame::core::rules::{
-        ENTERING_KING_CHOICES, MINI_JISHOGI_CHOICES, MINI_REPETITION_CHOICES,
-    };
+    use tsubame::games::minishogi::Minishogi;
+    use tsubame::games::minishogi::rules::{MINI_JISHOGI_CHOICES, MINI_REPETITION_CHOICES};
+    use tsubame::games::shogi::Shogi;
+    use tsubame::games::shogi::rules::ENTERING_KING_CHOICES;
     let mut v = vec![(
         "USI_Variant".to_string(),
         cfg.game.name().to_string(),
@@ -150,7 +153,7 @@ fn game_options(cfg: &MatchConfig) -> Vec<(String, String, bool)> {
     )];
     v.push((
         "EnteringKingRule".into(),
-        pick(&ENTERING_KING_CHOICES, r.entering_king),
+        pick(&ENTERING_KING_CHOICES, shogi.entering_king),
         true,
     ));
     v.push((
@@ -161,12 +164,12 @@ fn game_options(cfg: &MatchConfig) -> Vec<(String, String, bool)> {
     if cfg.game == GameId::Minishogi {
         v.push((
             "MinishogiRepetition".into(),
-            pick(&MINI_REPETITION_CHOICES, r.minishogi_repetition),
+            pick(&MINI_REPETITION_CHOICES, mini.repetition),
             true,
         ));
         v.push((
             "MinishogiJishogi".into(),
-            pick(&MINI_JISHOGI_CHOICES, r.minishogi_jishogi),
+            pick(&MINI_JISHOGI_CHOICES, mini.jishogi),
             true,
         ));
     }
@@ -241,7 +244,7 @@ fn worker<P: GameExt>(
                 cfg.seed,
                 slot.opening,
                 *max_imbalance,
-                &cfg.settings.rules,
+                &cfg.settings.rules.of::<P>(),
             ),
         };
         // Make sure both engines are running; one that cannot start loses the game.
@@ -354,7 +357,7 @@ pub fn run<P: GameExt>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<S
         OpeningSource::File { path, shuffle } => {
             let text = fs::read_to_string(path)
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let mut list = openings::read_file::<P>(&text, &cfg.settings.rules)
+            let mut list = openings::read_file::<P>(&text, &cfg.settings.rules.of::<P>())
                 .map_err(|e| format!("{}: {e}", path.display()))?;
             if *shuffle {
                 let mut rng = SplitMix(cfg.seed);
