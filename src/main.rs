@@ -196,6 +196,14 @@ enum Command {
         #[arg(long, default_value = "nanashogi.tb")]
         out: std::path::PathBuf,
     },
+    /// Prints the search parameters that USI options can change (`Tuning`), with the game's
+    /// defaults, as SPSA input lines: `name, int, default, min, max, step, 0.002` (OpenBench's
+    /// form).
+    TuneParams {
+        /// The game.
+        #[arg(long, value_enum, ignore_case = true, default_value_t = GameId::Shogi)]
+        variant: GameId,
+    },
 }
 
 /// The accepted thread counts, as for the USI option `Threads`.
@@ -464,6 +472,13 @@ fn run(command: Option<Command>) -> Result<(), String> {
             let show = std::io::stderr().is_terminal();
             for line in tsubame::games::nana::tablebase::solve(Some(&out), show)? {
                 println!("{line}");
+            }
+            Ok(())
+        }
+        Some(Command::TuneParams { variant }) => {
+            let defaults = variant.default_params();
+            for t in tsubame::core::search_params::TUNABLES {
+                println!("{}", t.spsa_line(&defaults));
             }
             Ok(())
         }

@@ -161,6 +161,7 @@ fn play_game<G: Game>(
             report: &report,
             nnue: network.as_deref(),
             histories: None,
+            params: G::default_params(),
         };
         let result = search::with_search_stack(|| search::run(&pos, &setup));
         let Some(mv) = result.best else {

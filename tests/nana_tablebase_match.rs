@@ -15,7 +15,7 @@ use tsubame::core::rules::RuleOptions;
 use tsubame::games::nana::tablebase::{Tablebase, TbValue, build};
 use tsubame::games::nana::{Nana, repetition_draw};
 use tsubame::search::tt::TranspositionTable;
-use tsubame::search::{self, Limits, SearchSetup, Shared};
+use tsubame::search::{self, Limits, SearchGame, SearchSetup, Shared};
 
 /// Longest game before it is called a draw.
 const MAX_PLIES: usize = 400;
@@ -88,6 +88,7 @@ fn search_move(pos: &Nana, history: &[HistoryEntry], tt: &TranspositionTable, de
         report: &|_: &search::Report| {},
         nnue: None,
         histories: None,
+        params: Nana::default_params(),
     };
     search::with_search_stack(|| search::run(pos, &setup))
         .best

@@ -16,7 +16,7 @@ use tsubame::games::shogi::nnue::Layout;
 use tsubame::games::shogi::position::Board;
 use tsubame::nnue::network::Network;
 use tsubame::search::tt::TranspositionTable;
-use tsubame::search::{self, Limits, SearchSetup, Shared};
+use tsubame::search::{self, Limits, SearchGame, SearchSetup, Shared};
 
 /// A minishogi network with weights from a fixed pseudo-random sequence.
 fn network() -> Network {
@@ -103,6 +103,7 @@ fn a_search_with_a_network_uses_it() {
             report: &report,
             nnue: Some(&net),
             histories: None,
+            params: Minishogi::default_params(),
         };
         let result = search::with_search_stack(|| search::run(&pos, &setup));
         assert!(list.contains(&result.best.unwrap()), "{sfen}");

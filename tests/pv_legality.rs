@@ -117,6 +117,7 @@ fn check_search<G: SearchGame>(
         report: &report,
         nnue: None,
         histories: None,
+        params: G::default_params(),
     };
     let result = search::with_search_stack(|| search::run(pos, &setup));
     let reports = reports.into_inner().unwrap();

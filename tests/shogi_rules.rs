@@ -179,8 +179,8 @@ fn sfen_round_trip_and_incremental_key() {
         );
         assert_eq!(again.in_check(), pos.in_check(), "{sfen}");
         assert_eq!(
-            SearchGame::evaluate(&again),
-            SearchGame::evaluate(&pos),
+            SearchGame::evaluate(&again, &Shogi::default_params()),
+            SearchGame::evaluate(&pos, &Shogi::default_params()),
             "incremental evaluation differs from a fresh one: {sfen}"
         );
     }

@@ -126,6 +126,7 @@ fn play_game<G: Game + Packable>(
             report: &report,
             nnue: cfg.network.as_deref(),
             histories: None,
+            params: G::default_params(),
         };
         let result = search::run(&pos, &setup);
         let Some(mv) = result.best else {

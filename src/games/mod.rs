@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use crate::core::pack::Packable;
 use crate::core::search_game::SearchGame;
+use crate::core::search_params::SearchParams;
 use crate::nnue::network::Network;
 
 /// One of the games, as chosen by `USI_Variant`, `--variant` or `--game`.
@@ -120,6 +121,11 @@ impl GameId {
     /// The network built into the binary for the game, if it has one.
     pub fn embedded_network(self) -> Option<Arc<Network>> {
         (self.info().embedded_network)()
+    }
+
+    /// The game's default search parameters ([`SearchGame::default_params`]).
+    pub fn default_params(self) -> SearchParams {
+        crate::dispatch!(self, G => G::default_params())
     }
 }
 

@@ -232,6 +232,9 @@ impl Engine {
         for l in options::declarations(self.game.id()) {
             self.say(&l);
         }
+        for l in options::tuning_declarations(self.game.id(), self.options.tuning) {
+            self.say(&l);
+        }
         self.say("usiok");
     }
 
@@ -496,9 +499,9 @@ impl Engine {
         self.shared
             .pondering
             .store(params.ponder || params.infinite, Ordering::SeqCst);
-        crate::games::giveandtake::eval::set_weights(self.options.gt_weights);
         let job = SearchJob {
             params,
+            search_params: self.options.search_params(self.game.id()),
             options: self.options.clone(),
             tt: Arc::clone(&self.tables.tt),
             mate: Arc::clone(&self.tables.mate),
@@ -638,6 +641,8 @@ struct SearchJob {
     network: Option<Arc<crate::nnue::network::Network>>,
     /// The search threads' history tables, kept from move to move of a game.
     histories: Arc<search::HistoryPool>,
+    /// The search parameters of the game played, with the options' changes.
+    search_params: search::SearchParams,
 }
 
 impl SearchJob {
@@ -698,6 +703,7 @@ impl SearchJob {
             report: &report,
             nnue: self.network.as_deref(),
             histories: Some(&self.histories),
+            params: self.search_params,
         };
         let result = if declare {
             None
