@@ -72,7 +72,7 @@ fn eval_file_loads_networks_and_refuses_the_rest() {
 
 /// A search with a network evaluates with it (another score than the hand-written evaluation
 /// gives) and still answers a legal move; that the search's incremental accumulators equal a
-/// refresh is tested move by move in `src/nnue/features.rs`.
+/// refresh is tested move by move in `src/games/shogi/nnue.rs`.
 #[test]
 fn a_search_with_a_network_uses_it() {
     let net = network();
