@@ -118,19 +118,15 @@ impl Networks {
 
     /// Loads the network file at `path` for the game its header names, replacing that game's
     /// network; a file that is not a sound network for a game of ours is refused and nothing
-    /// changes. Returns the game and a description.
+    /// changes (only a regular file of the size its header gives is read: [`network::read_file`]). Returns the game and a description.
     pub fn load_file(&mut self, path: &str) -> Result<(String, String), String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("'{path}': {e}"))?;
+        let bytes = network::read_file(std::path::Path::new(path), feature_count)
+            .map_err(|e| format!("'{path}': {e}"))?;
         let name_bytes = bytes.get(10..30).unwrap_or_default();
         let game = String::from_utf8_lossy(name_bytes)
             .trim_end_matches('\0')
             .to_string();
-        let Some(features) = feature_count(&game) else {
-            // Let the reader say what is wrong (not a network, or another game).
-            Network::from_bytes(&bytes, "shogi", Layout::<Standard>::FEATURES, None)
-                .map_err(|e| format!("'{path}': {e}"))?;
-            unreachable!("a shogi network names shogi")
-        };
+        let features = feature_count(&game).expect("read_file refuses games without networks");
         let net = Network::from_bytes(&bytes, &game, features, None)
             .map_err(|e| format!("'{path}': {e}"))?;
         let slot = self
