@@ -470,11 +470,11 @@ fn run(command: Option<Command>) -> Result<(), String> {
                 hash_mib: hash,
                 network,
             };
-            let show = std::io::stderr().is_terminal();
+            // Progress on standard error: a bar on a terminal, else a line a minute.
             let summary = match game.as_str() {
-                "shogi" => tsubame::datagen::run::<Shogi>(&cfg, &out, show),
-                "minishogi" => tsubame::datagen::run::<Minishogi>(&cfg, &out, show),
-                _ => tsubame::datagen::run::<GiveAndTake>(&cfg, &out, show),
+                "shogi" => tsubame::datagen::run::<Shogi>(&cfg, &out, true),
+                "minishogi" => tsubame::datagen::run::<Minishogi>(&cfg, &out, true),
+                _ => tsubame::datagen::run::<GiveAndTake>(&cfg, &out, true),
             }?;
             if summary.tail_cut > 0 {
                 println!(
@@ -524,8 +524,8 @@ fn run(command: Option<Command>) -> Result<(), String> {
         Some(Command::Solve { game, out }) => match game.to_ascii_lowercase().as_str() {
             "nanashogi" | "nana" => {
                 check_writable(&out).map_err(|e| format!("{e}; nothing computed"))?;
-                let show = std::io::stderr().is_terminal();
-                for line in tsubame::games::nana::tablebase::solve(Some(&out), show)? {
+                // Progress on standard error: bars on a terminal, else a line per phase and minute.
+                for line in tsubame::games::nana::tablebase::solve(Some(&out), true)? {
                     println!("{line}");
                 }
                 Ok(())
