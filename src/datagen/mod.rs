@@ -17,14 +17,13 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-
 use crate::core::color::Color;
 use crate::core::moves::GameMove;
 use crate::core::pack::Packable;
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::{Outcome, RuleOptions};
 use crate::games::{Game, GameId, PackableVisitor};
+use crate::progress::Progress;
 use crate::search::tt::TranspositionTable;
 use crate::search::value::MATE_BOUND;
 use crate::search::{self, Limits, SearchSetup, Shared};
@@ -197,7 +196,8 @@ fn open<G: Packable>(
     }
 }
 
-/// Runs data generation into `path`; `progress` shows a progress bar on the terminal.
+/// Runs data generation into `path`; `progress` shows its progress on standard error (a bar on a
+/// terminal, else a line a minute: [`Progress`]).
 pub fn run<G: Game + Packable>(
     cfg: &Config,
     path: &Path,
@@ -211,19 +211,7 @@ pub fn run<G: Game + Packable>(
     let (mut file, present) = open::<G>(path, cfg.seed, &mut summary)?;
     let todo: Vec<u64> = (0..cfg.games).filter(|g| !present.contains(g)).collect();
     summary.games_present = cfg.games - todo.len() as u64;
-    let bar = ProgressBar::with_draw_target(
-        Some(todo.len() as u64),
-        if progress {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games, {msg}")
-            .expect("the progress template is valid")
-            .progress_chars("=> "),
-    );
+    let bar = Progress::new(progress, "datagen", todo.len() as u64, "games");
     let rules = RuleOptions::default();
     let next = AtomicUsize::new(0);
     let abort = AtomicBool::new(false);
@@ -269,7 +257,7 @@ pub fn run<G: Game + Packable>(
         }
         Ok(())
     });
-    bar.finish_and_clear();
+    bar.finish();
     written?;
     summary.seconds = start.elapsed().as_secs_f64();
     Ok(summary)

@@ -65,6 +65,9 @@ kinds! {
     TbStdin => "tb-stdin", 1, "NanaTablebase=/dev/stdin (and /dev/zero with --dangerous)";
     PerftHuge => "perft-huge", 1, "go perft with a huge depth, then stop and isready";
     HashHuge => "hash-huge", 1, "only with --dangerous: USI_Hash 65536 with go mate and isready";
+    Extra => "extra-words", 2, "extra words after usi, isready, usinewgame, stop, d; gameover variants; bad go mate limits";
+    EvalDevice => "eval-device", 1, "EvalFile=/dev/stdin and /dev/zero (refused without reading), then isready";
+    Eof => "eof", 2, "the end of input while a search, mate search or perft runs: answered, then exit";
 }
 
 /// Positions to set, per game.
@@ -298,7 +301,14 @@ impl Gen {
                 }
             }
             Kind::PerftHuge => {
-                let d = *self.rng.pick(&["1000", "64", "20", "4294967295"]);
+                let d = *self.rng.pick(&[
+                    "1000",
+                    "64",
+                    "20",
+                    "4294967295",
+                    "4294967297",
+                    "99999999999",
+                ]);
                 s.push(send(format!("go perft {d}")));
                 s.push(self.sleep(20));
                 s.push(send("stop"));
@@ -556,6 +566,64 @@ impl Gen {
                     "/dev/stdin"
                 };
                 self.tablebase(&mut s, v);
+            }
+            Kind::Extra => {
+                for _ in 0..self.rng.range(1, 4) {
+                    let cmd = *self.rng.pick(&[
+                        "usi",
+                        "isready",
+                        "usinewgame",
+                        "stop",
+                        "d",
+                        "gameover",
+                        "go mate",
+                    ]);
+                    let extra = match cmd {
+                        "gameover" => self.rng.pick(&["", "3", "foo bar", "win now", "Win"]),
+                        "go mate" => self.rng.pick(&["", "-1", "soon", "1.5"]),
+                        _ => self.rng.pick(&["now", "*2!Gc", "please", "1", "stop"]),
+                    }
+                    .to_string();
+                    if cmd == "go mate" {
+                        s.push(send(self.position_line(model, true)));
+                    }
+                    let line = if extra.is_empty() {
+                        cmd.to_string()
+                    } else {
+                        format!("{cmd} {extra}")
+                    };
+                    s.push(send(line));
+                    if cmd == "go mate" {
+                        s.push(self.sleep(50));
+                        s.push(send("stop"));
+                    }
+                }
+            }
+            Kind::EvalDevice => {
+                let device = *self
+                    .rng
+                    .pick(&["/dev/stdin", "/dev/zero", "/proc/self/fd/0"]);
+                s.push(send(format!("setoption name EvalFile value {device}")));
+                s.push(send("isready"));
+                s.push(send(self.quick_go()));
+            }
+            Kind::Eof => {
+                s.push(send(self.position_line(model, true)));
+                let go = match self.rng.below(8) {
+                    0 => format!("go depth {}", self.rng.range(1, 5)),
+                    1 => format!("go nodes {}", self.rng.range(1, 20_000)),
+                    2 => format!("go movetime {}", self.rng.range(1, 300)),
+                    3 => format!("go btime 0 wtime 0 byoyomi {}", self.rng.range(1, 300)),
+                    4 => format!("go mate {}", self.rng.range(1, 500)),
+                    5 => "go infinite".to_string(),
+                    6 => "go ponder btime 100 wtime 100 byoyomi 100".to_string(),
+                    _ => format!("go perft {}", self.rng.range(1, 3)),
+                };
+                s.push(send(go));
+                if self.rng.chance(50) {
+                    s.push(self.sleep(30));
+                }
+                s.push(Action::Close);
             }
             Kind::HashHuge => {
                 if self.cfg.dangerous {
