@@ -11,6 +11,7 @@ pub mod error;
 pub mod games;
 pub mod mate;
 pub mod nnue;
+pub mod rng;
 pub mod search;
 pub mod selfplay;
 pub mod usi;

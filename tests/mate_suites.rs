@@ -265,13 +265,7 @@ fn table_stays_within_its_size() {
 fn nana_mates_match_brute_force() {
     use tsubame::games::nana::Nana;
     let mut found = 0;
-    let mut seed = 12345u64;
-    let mut next = |n: usize| {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 33) as usize % n
-    };
+    let mut rng = tsubame::rng::Rng::new(12345);
     let mut pos = Nana::startpos();
     let mut faults = Vec::new();
     for _ in 0..20_000 {
@@ -284,7 +278,7 @@ fn nana_mates_match_brute_force() {
             pos = Nana::startpos();
             continue;
         }
-        pos.play(list[next(list.len())]);
+        pos.play(list[rng.below(list.len())]);
         let sfen = pos.to_sfen();
         let hand = sfen.split_whitespace().nth(2).unwrap_or("");
         if hand.contains('K') || hand.contains('k') || pos.count_legal_moves() == 0 {

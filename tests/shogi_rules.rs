@@ -8,6 +8,7 @@ use tsubame::core::moves::{Move, MoveList};
 use tsubame::core::repetition::HistoryEntry;
 use tsubame::core::rules::{EnteringKingRule, Outcome, RuleOptions};
 use tsubame::games::shogi::Shogi;
+use tsubame::rng::Rng;
 use tsubame::search::SearchGame;
 
 #[test]
@@ -137,7 +138,7 @@ fn entering_king_declaration_table() {
 
 /// Positions reached by random play from the start, biased towards captures and drops.
 fn random_positions(count: usize, seed: u64) -> Vec<Shogi> {
-    let mut rng = common::Lcg(seed);
+    let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     let mut pos = Shogi::startpos();
     let mut plies = 0;
@@ -369,7 +370,7 @@ fn mutated_sfens_never_panic() {
         .map(|r| r[0].clone())
         .collect();
     let alphabet = b"0123456789/+-* bwKRBGSNLPkrbgsnlpxX";
-    let mut rng = common::Lcg(2024);
+    let mut rng = Rng::new(2024);
     for i in 0..50_000 {
         let mut bytes = seeds[i % seeds.len()].clone().into_bytes();
         for _ in 0..1 + rng.below(3) {

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 
+use tsubame::rng::Rng;
 use tsubame::search::tt::TranspositionTable;
 use tsubame::search::{Limits, SearchGame, Shared, search_position};
 
@@ -21,20 +22,6 @@ pub fn tsv(name: &str) -> Vec<Vec<String>> {
         .filter(|l| !l.trim().is_empty())
         .map(|l| l.split('\t').map(str::to_string).collect())
         .collect()
-}
-
-/// A tiny deterministic random generator (64-bit LCG) for random play in tests.
-pub struct Lcg(pub u64);
-
-impl Lcg {
-    /// A number below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
 }
 
 /// The move (USI text, empty for none) that one thread chooses in `pos` within `limits`, searched
@@ -137,7 +124,7 @@ pub fn random_walk<G: SearchGame + Clone>(
 ) {
     use tsubame::core::moves::{ListStore, MoveList};
 
-    let mut rng = Lcg(seed);
+    let mut rng = Rng::new(seed);
     let mut pos = start.clone();
     visit(&pos);
     for _ in 0..plies {
