@@ -3,6 +3,8 @@
 //! Squares are `<file><rank>`: file 1 is Black's right, rank `a` White's back rank. In an SFEN board
 //! each rank is written from file 3 down to file 1.
 
+mod common;
+
 use tsubame::core::game::Position;
 use tsubame::core::moves::{Move, MoveList};
 use tsubame::core::repetition::HistoryEntry;
@@ -493,4 +495,27 @@ fn sfen_without_move_number_is_accepted() {
     let p = pos("3/3/3 b KRBkrb");
     assert_eq!(p.to_sfen(), "3/3/3 b KRBkrb 1");
     assert_eq!(p, Nana::startpos());
+}
+
+/// The nana shogi set is two kings, two orthogonal and two diagonal cubes: more of a kind on the
+/// board and in hand is refused; fewer is fine.
+#[test]
+fn positions_beyond_the_piece_set_are_refused_and_fewer_pieces_are_legal() {
+    common::assert_sfens::<Nana>(
+        &[
+            (
+                "1B1/1b1/K1k b Br 1",
+                "3 diagonal cubes on the board and in hand, but the nana shogi set has 2",
+            ),
+            (
+                "3/1C1/K1k b Rr 1",
+                "3 orthogonal cubes on the board and in hand, but the nana shogi set has 2",
+            ),
+            (
+                "3/3/3 b K3Rkb 1",
+                "3 'R' in hand, but the nana shogi set has 2",
+            ),
+        ],
+        &["3/3/K1k b - 1", "3/3/3 b Kk 1"],
+    );
 }

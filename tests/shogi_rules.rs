@@ -11,10 +11,22 @@ use tsubame::games::shogi::Shogi;
 use tsubame::rng::Rng;
 use tsubame::search::SearchGame;
 
+/// The table's position with four bishops (a quadruple check): more bishops than the set has, so
+/// not a shogi position; it must be refused for that, and its moves are not judged.
+const FOUR_BISHOPS: &str = "9/9/2B3B2/9/4k4/9/2B3B2/9/8K w - 1";
+
 #[test]
 fn single_move_legality_table() {
     let mut failures = Vec::new();
     for row in common::tsv("rules-move-legality.tsv") {
+        if row[0] == FOUR_BISHOPS {
+            let e = Shogi::from_sfen(&row[0]).unwrap_err().to_string();
+            assert!(
+                e.contains("4 bishops on the board and in hand, but the shogi set has 2"),
+                "{e}"
+            );
+            continue;
+        }
         let pos = Shogi::from_sfen(&row[0]).unwrap_or_else(|e| panic!("{}: {e}", row[0]));
         let legal = pos.parse_move(&row[1]).is_ok();
         if legal != (row[2] == "legal") {
@@ -427,4 +439,31 @@ fn tactical_and_quiet_moves_partition_the_legal_moves() {
     for pos in random_positions(3_000, 31) {
         common::assert_moves_partition(&pos);
     }
+}
+
+/// More pieces of a kind than the set has, on the board and in both hands together (promoted
+/// pieces counted as their unpromoted kind), is not a shogi position; fewer is (a tsume problem).
+#[test]
+fn positions_beyond_the_piece_set_are_refused_and_fewer_pieces_are_legal() {
+    common::assert_sfens::<Shogi>(
+        &[
+            (
+                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b P 1",
+                "19 pawns on the board and in hand, but the shogi set has 18",
+            ),
+            (
+                "4k4/9/9/4+B4/9/9/9/9/4K4 b 2b 1",
+                "3 bishops on the board and in hand, but the shogi set has 2",
+            ),
+            (
+                "4k4/9/9/9/9/9/9/9/4K4 b 3R 1",
+                "3 'R' in hand, but the shogi set has 2",
+            ),
+        ],
+        &[
+            "4k4/9/9/9/9/9/9/9/9 b G 1",
+            "4k4/9/9/9/9/9/9/9/4K4 b 2B2R 1",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPP1/1B5R1/LNSGKGSNL b P 1",
+        ],
+    );
 }

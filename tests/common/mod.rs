@@ -138,3 +138,19 @@ pub fn random_walk<G: SearchGame + Clone>(
         visit(&pos);
     }
 }
+
+/// Asserts that game `G` refuses each SFEN of `refused` with an error that contains its text, and
+/// accepts each SFEN of `accepted`.
+pub fn assert_sfens<G: SearchGame>(refused: &[(&str, &str)], accepted: &[&str]) {
+    for (sfen, says) in refused {
+        match G::from_sfen(sfen) {
+            Err(e) => assert!(e.to_string().contains(says), "{sfen}: {e}"),
+            Ok(_) => panic!("{sfen} was accepted; expected: {says}"),
+        }
+    }
+    for sfen in accepted {
+        if let Err(e) = G::from_sfen(sfen) {
+            panic!("{sfen} was refused: {e}");
+        }
+    }
+}

@@ -329,12 +329,13 @@ impl<V: Variant> Board<V> {
         }
     }
 
-    /// Checks what a well-formed SFEN may still get wrong: kinds the game lacks, dead pieces, nifu,
-    /// and a king left in check by the player who just moved.
+    /// Checks what a well-formed SFEN may still get wrong: kinds the game lacks, more pieces of a
+    /// kind than the set has, dead pieces, nifu, and a king left in check by the player who just
+    /// moved.
     fn validate(&self) -> Result<(), SfenError> {
         let t = V::tables();
-        // Test positions may hold more pieces on the board than one set has (four bishops, say),
-        // but a piece kind the game does not have is refused.
+        // A piece kind the game does not have is refused by name, then a kind with more pieces on
+        // the board and in hand than the set has.
         for sq in self.occupied() {
             let k = self.piece_at(sq).kind().unpromoted();
             if V::PIECE_SET[k.index()] == 0 {
@@ -345,6 +346,7 @@ impl<V: Variant> Board<V> {
                 )));
             }
         }
+        sfen::check_piece_set(self)?;
         for c in Color::ALL {
             let ci = c.index();
             let dead = (self.pieces(c, Kind::Pawn) & t.last_rank[ci])
