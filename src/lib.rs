@@ -12,6 +12,7 @@ pub mod games;
 pub mod mate;
 pub mod nnue;
 pub mod progress;
+pub mod rng;
 pub mod search;
 pub mod selfplay;
 pub mod usi;

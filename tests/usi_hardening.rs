@@ -580,3 +580,20 @@ fn help_lists_the_commands() {
     assert!(has(&got, "'help' lists the commands"), "{got:?}");
     e.quit_within(WAIT);
 }
+
+/// A position with more pieces of a kind than the set has is answered with an error, and the last
+/// good position stays.
+#[test]
+fn a_position_beyond_the_piece_set_is_refused_and_the_last_one_kept() {
+    let mut e = Engine::start();
+    let good = "4k4/9/9/9/9/9/9/9/4K4 b 2P 1";
+    e.send(&format!("position sfen {good}"));
+    e.send("position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b P 1");
+    let got = e.until("info string error:");
+    let want = "19 pawns on the board and in hand, but the shogi set has 18";
+    assert!(has(&got, want), "{got:?}");
+    e.send("d");
+    let got = e.until("SFEN:");
+    assert!(got.last().unwrap().contains(good), "{got:?}");
+    e.quit_within(WAIT);
+}

@@ -24,6 +24,7 @@ use crate::core::repetition::HistoryEntry;
 use crate::core::rules::{Outcome, RuleOptions};
 use crate::games::{Game, GameId, PackableVisitor};
 use crate::progress::Progress;
+use crate::rng::Rng;
 use crate::search::tt::TranspositionTable;
 use crate::search::value::MATE_BOUND;
 use crate::search::{self, Limits, SearchSetup, Shared};
@@ -70,14 +71,6 @@ pub struct Summary {
     pub seconds: f64,
 }
 
-/// Mixes a run's seed and a game's number into the game's own seed.
-fn game_seed(seed: u64, game: u64) -> u64 {
-    let mut z = seed ^ game.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 /// Plays game number `game` of the run and returns its records' bytes.
 fn play_game<G: Game + Packable>(
     cfg: &Config,
@@ -85,8 +78,8 @@ fn play_game<G: Game + Packable>(
     tt: &TranspositionTable,
     rules: &RuleOptions,
 ) -> Vec<u8> {
-    let mut seed = game_seed(cfg.seed, game);
-    let (mut pos, mut history) = opening::<G>(cfg.random_plies, &mut seed, rules);
+    let mut rng = Rng::stream(cfg.seed, game);
+    let (mut pos, mut history) = opening::<G>(cfg.random_plies, &mut rng, rules);
     tt.clear();
     let mut records = Vec::new();
     let mut sides: Vec<Color> = Vec::new();

@@ -195,15 +195,15 @@ pub(crate) mod avx2 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::{RngExt, SeedableRng, rngs::StdRng};
+    use crate::rng::Rng;
 
-    fn random(rng: &mut StdRng, n: usize, lo: i16, hi: i16) -> Vec<i16> {
-        (0..n).map(|_| rng.random_range(lo..=hi)).collect()
+    fn random(rng: &mut Rng, n: usize, lo: i16, hi: i16) -> Vec<i16> {
+        (0..n).map(|_| rng.range(lo..=hi)).collect()
     }
 
     #[test]
     fn both_paths_compute_the_same_integers() {
-        let mut rng = StdRng::seed_from_u64(7);
+        let mut rng = Rng::new(7);
         for n in [16, 64, 256, 512, 24] {
             for _ in 0..50 {
                 // Accumulators that go below zero and above QA, and rows that make them wrap.
@@ -243,7 +243,7 @@ mod tests {
             eprintln!("no AVX2 on this processor: only the scalar path is tested");
             return;
         }
-        let mut rng = StdRng::seed_from_u64(11);
+        let mut rng = Rng::new(11);
         for n in [16, 128, 512] {
             let src = random(&mut rng, n, i16::MIN, i16::MAX);
             let row = random(&mut rng, n, i16::MIN, i16::MAX);
