@@ -427,8 +427,8 @@ fn run(command: Option<Command>) -> Result<(), String> {
                 hash_mib: hash,
                 network,
             };
-            let show = std::io::stderr().is_terminal();
-            let summary = tsubame::datagen::run_game(game, &cfg, &out, show)?;
+            // Progress on standard error: a bar on a terminal, else a line a minute.
+            let summary = tsubame::datagen::run_game(game, &cfg, &out, true)?;
             if summary.tail_cut > 0 {
                 println!(
                     "cut {} bytes off the end of {} ({}) before appending",
@@ -469,8 +469,8 @@ fn run(command: Option<Command>) -> Result<(), String> {
                 ));
             }
             check_writable(&out).map_err(|e| format!("{e}; nothing computed"))?;
-            let show = std::io::stderr().is_terminal();
-            for line in tsubame::games::nana::tablebase::solve(Some(&out), show)? {
+            // Progress on standard error: bars on a terminal, else a line per phase and minute.
+            for line in tsubame::games::nana::tablebase::solve(Some(&out), true)? {
                 println!("{line}");
             }
             Ok(())

@@ -1,6 +1,6 @@
 //! Zobrist hashing keys from a fixed-seed generator, shared by every game.
 
-use rand::{RngExt, SeedableRng, rngs::StdRng};
+use crate::rng::Rng;
 
 use super::square::MAX_SQUARES;
 
@@ -30,7 +30,7 @@ pub struct Zobrist {
 
 impl Zobrist {
     fn new() -> Zobrist {
-        let mut rng = StdRng::seed_from_u64(0x7375_6261_6d65);
+        let mut rng = Rng::new(0x7375_6261_6d65);
         let mut z = Zobrist {
             board: [[0; MAX_SQUARES]; PIECE_CODES],
             hand: [[[0; MAX_HAND_COUNT + 1]; HAND_KINDS]; 2],
@@ -39,17 +39,17 @@ impl Zobrist {
         };
         for row in z.board.iter_mut() {
             for k in row.iter_mut() {
-                *k = rng.random();
+                *k = rng.next_u64();
             }
         }
         for row in z.hand.iter_mut().flatten() {
             for k in row.iter_mut() {
-                *k = rng.random();
+                *k = rng.next_u64();
             }
         }
-        z.side = rng.random();
+        z.side = rng.next_u64();
         for k in z.extra.iter_mut().skip(1) {
-            *k = rng.random();
+            *k = rng.next_u64();
         }
         z
     }
