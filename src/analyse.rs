@@ -121,6 +121,7 @@ pub fn analyse<G: Game>(sfen: Option<&str>, moves: &[String], time_ms: u64) -> R
         report: &report,
         nnue: network.as_deref(),
         histories: None,
+        params: G::default_params(),
     };
     let result = search::with_search_stack(|| search::run(&pos, &setup));
     std::thread::sleep(Duration::from_millis(1));

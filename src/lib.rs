@@ -11,6 +11,8 @@ pub mod error;
 pub mod games;
 pub mod mate;
 pub mod nnue;
+pub mod progress;
+pub mod rng;
 pub mod search;
 pub mod selfplay;
 pub mod usi;

@@ -196,6 +196,14 @@ enum Command {
         #[arg(long, default_value = "nanashogi.tb")]
         out: std::path::PathBuf,
     },
+    /// Prints the search parameters that USI options can change (`Tuning`), with the game's
+    /// defaults, as SPSA input lines: `name, int, default, min, max, step, 0.002` (OpenBench's
+    /// form).
+    TuneParams {
+        /// The game.
+        #[arg(long, value_enum, ignore_case = true, default_value_t = GameId::Shogi)]
+        variant: GameId,
+    },
 }
 
 /// The accepted thread counts, as for the USI option `Threads`.
@@ -419,8 +427,8 @@ fn run(command: Option<Command>) -> Result<(), String> {
                 hash_mib: hash,
                 network,
             };
-            let show = std::io::stderr().is_terminal();
-            let summary = tsubame::datagen::run_game(game, &cfg, &out, show)?;
+            // Progress on standard error: a bar on a terminal, else a line a minute.
+            let summary = tsubame::datagen::run_game(game, &cfg, &out, true)?;
             if summary.tail_cut > 0 {
                 println!(
                     "cut {} bytes off the end of {} ({}) before appending",
@@ -461,9 +469,16 @@ fn run(command: Option<Command>) -> Result<(), String> {
                 ));
             }
             check_writable(&out).map_err(|e| format!("{e}; nothing computed"))?;
-            let show = std::io::stderr().is_terminal();
-            for line in tsubame::games::nana::tablebase::solve(Some(&out), show)? {
+            // Progress on standard error: bars on a terminal, else a line per phase and minute.
+            for line in tsubame::games::nana::tablebase::solve(Some(&out), true)? {
                 println!("{line}");
+            }
+            Ok(())
+        }
+        Some(Command::TuneParams { variant }) => {
+            let defaults = variant.default_params();
+            for t in tsubame::core::search_params::TUNABLES {
+                println!("{}", t.spsa_line(&defaults));
             }
             Ok(())
         }

@@ -9,6 +9,7 @@ use crate::core::moves::{ListStore, MoveList};
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::{Outcome, RuleOptions};
 use crate::games::Game;
+use crate::rng::Rng;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, Limits, SearchSetup, Shared};
 
@@ -78,17 +79,10 @@ impl Score {
     }
 }
 
-fn next_random(state: &mut u64) -> u64 {
-    *state = state
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    *state >> 33
-}
-
 /// A random opening of `plies` legal moves that does not end the game.
 pub(crate) fn opening<G: Game>(
     plies: usize,
-    seed: &mut u64,
+    rng: &mut Rng,
     rules: &RuleOptions<G::Rules>,
 ) -> (G, Vec<HistoryEntry>) {
     'retry: loop {
@@ -103,7 +97,7 @@ pub(crate) fn opening<G: Game>(
             if list.is_empty() {
                 continue 'retry;
             }
-            let mv = list[next_random(seed) as usize % list.len()];
+            let mv = list[rng.below(list.len())];
             pos.play(mv);
             history.push(HistoryEntry {
                 key: pos.key(),
@@ -161,6 +155,7 @@ fn play_game<G: Game>(
             report: &report,
             nnue: network.as_deref(),
             histories: None,
+            params: G::default_params(),
         };
         let result = search::with_search_stack(|| search::run(&pos, &setup));
         let Some(mv) = result.best else {
@@ -183,14 +178,11 @@ pub fn run_match<G: Game>(
 ) -> Score {
     let rules = RuleOptions::default();
     let mut score = Score::default();
-    let mut seed = cfg.seed;
     let start = Instant::now();
     for g in 0..cfg.games {
-        if g % 2 == 0 {
-            seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        }
-        let mut s = seed;
-        let (pos, history) = opening::<G>(cfg.opening_plies, &mut s, &rules);
+        // Both games of a pair start from the same opening, with colours swapped.
+        let mut rng = Rng::stream(cfg.seed, (g / 2) as u64);
+        let (pos, history) = opening::<G>(cfg.opening_plies, &mut rng, &rules);
         let a_black = g % 2 == 0;
         let (black, white) = if a_black { (a, b) } else { (b, a) };
         let outcome = play_game(pos, history, black, white, cfg, &rules);

@@ -208,7 +208,8 @@ fn perft_counts_depth_zero_and_reads_positions_as_usi_does() {
 fn datagen_refuses_a_network_it_cannot_play_with() {
     let out = temp("datagen.bin");
     let out_s = out.to_str().unwrap();
-    let net = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/nnue/nets/minishogi.nnue");
+    let net =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games/minishogi/minishogi.nnue");
     let net_s = net.to_str().unwrap();
     for (args, says) in [
         (

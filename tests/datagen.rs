@@ -189,15 +189,18 @@ fn the_command_line_appends_and_reports() {
             .arg(&path)
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(out.status.success(), "{err}");
+        (String::from_utf8(out.stdout).unwrap(), err)
     };
-    assert!(datagen("2").starts_with("2 games played, 0 already in the file"));
-    assert!(datagen("3").starts_with("1 games played, 2 already in the file"));
+    let (out, err) = datagen("2");
+    assert!(out.starts_with("2 games played, 0 already in the file"));
+    // Not a terminal: progress as lines on standard error, not a bar.
+    assert!(err.contains("datagen: started, 2 games\n"), "{err}");
+    assert!(err.contains("datagen: done, 2 in "), "{err}");
+    assert!(!err.contains('\r'), "{err}");
+    let (out, _) = datagen("3");
+    assert!(out.starts_with("1 games played, 2 already in the file"));
     let out = Command::new(env!("CARGO_BIN_EXE_tsubame"))
         .args(["datainfo", "--variant", "minishogi", "--show", "1"])
         .arg(&path)

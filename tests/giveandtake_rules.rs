@@ -297,3 +297,21 @@ fn the_third_occurrence_of_a_position_is_a_draw() {
         (Outcome::Draw, EndReason::Repetition)
     );
 }
+
+/// Each player's set is 16 men: more pieces (men and kings) of one colour are refused; fewer are fine.
+#[test]
+fn positions_beyond_the_piece_set_are_refused_and_fewer_pieces_are_legal() {
+    let e = GiveAndTake::from_fen("mmmmmmmm/mmmmmmmm/m7/8/8/8/8/K7 w - 1")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("Black has 17 men and kings on the board, but the set has 16 per player"),
+        "{e}"
+    );
+    for fen in [
+        "mmmmmmmm/mmmmmmmm/8/8/8/8/8/K7 w - 1",
+        "8/8/8/3m4/8/8/3M4/8 w - 1",
+    ] {
+        assert!(GiveAndTake::from_fen(fen).is_ok(), "{fen}");
+    }
+}

@@ -333,3 +333,26 @@ fn tactical_and_quiet_moves_partition_the_legal_moves() {
     handicap.begin_extra_moves(2);
     common::random_walk(&handicap, 6, 3, common::assert_moves_partition);
 }
+
+/// Minishogi's set has two of each kind (one lance, for handicap 5): a position holding more on the
+/// board and in hand is refused; fewer is fine.
+#[test]
+fn positions_beyond_the_piece_set_are_refused_and_fewer_pieces_are_legal() {
+    common::assert_sfens::<Minishogi>(
+        &[
+            (
+                "4k/5/5/P4/K4 b 2p 1",
+                "3 pawns on the board and in hand, but the minishogi set has 2",
+            ),
+            (
+                "4k/5/5/+S4/K4 b Ss 1",
+                "3 silvers on the board and in hand, but the minishogi set has 2",
+            ),
+            (
+                "4k/5/5/5/K4 b 3P 1",
+                "3 'P' in hand, but the minishogi set has 2",
+            ),
+        ],
+        &["4k/5/5/5/K4 b P 1", "4k/5/5/5/5 b G 1"],
+    );
+}

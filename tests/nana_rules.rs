@@ -3,12 +3,15 @@
 //! Squares are `<file><rank>`: file 1 is Black's right, rank `a` White's back rank. In an SFEN board
 //! each rank is written from file 3 down to file 1.
 
+mod common;
+
 use tsubame::core::game::Position;
 use tsubame::core::moves::{Move, MoveList};
 use tsubame::core::repetition::HistoryEntry;
 use tsubame::core::rules::{EndReason, Outcome, RuleOptions};
 use tsubame::error::{MoveError, SfenError};
 use tsubame::games::nana::{MATE_RULE_LEVELS, Nana, repetition_draw};
+use tsubame::rng::Rng;
 
 fn pos(sfen: &str) -> Nana {
     Nana::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"))
@@ -36,19 +39,6 @@ fn illegal_reason(p: &Nana, usi: &str) -> String {
             "{usi} in {}: expected an illegal move, got {other:?}",
             p.to_sfen()
         ),
-    }
-}
-
-/// A tiny deterministic generator (no extra dependency).
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
     }
 }
 
@@ -260,7 +250,7 @@ fn nesting_depth_is_three_levels() {
 fn nesting_depth_does_not_change_counts_on_sampled_positions() {
     // Whether the rule is applied at one level or at four, no sampled position's move count changes
     // (an exhaustive walk of every position reachable from the start, 35 million, finds the same).
-    let mut rng = Lcg(2024);
+    let mut rng = Rng::new(2024);
     let mut p = Nana::startpos();
     for _ in 0..20_000 {
         let counts: Vec<usize> = (0..=3u8)
@@ -368,7 +358,7 @@ fn perft_positions_round_trip() {
 
 #[test]
 fn random_play_keeps_keys_and_sfen_consistent() {
-    let mut rng = Lcg(7);
+    let mut rng = Rng::new(7);
     let mut checked = 0;
     for _game in 0..300 {
         let mut p = Nana::startpos();
@@ -505,4 +495,27 @@ fn sfen_without_move_number_is_accepted() {
     let p = pos("3/3/3 b KRBkrb");
     assert_eq!(p.to_sfen(), "3/3/3 b KRBkrb 1");
     assert_eq!(p, Nana::startpos());
+}
+
+/// The nana shogi set is two kings, two orthogonal and two diagonal cubes: more of a kind on the
+/// board and in hand is refused; fewer is fine.
+#[test]
+fn positions_beyond_the_piece_set_are_refused_and_fewer_pieces_are_legal() {
+    common::assert_sfens::<Nana>(
+        &[
+            (
+                "1B1/1b1/K1k b Br 1",
+                "3 diagonal cubes on the board and in hand, but the nana shogi set has 2",
+            ),
+            (
+                "3/1C1/K1k b Rr 1",
+                "3 orthogonal cubes on the board and in hand, but the nana shogi set has 2",
+            ),
+            (
+                "3/3/3 b K3Rkb 1",
+                "3 'R' in hand, but the nana shogi set has 2",
+            ),
+        ],
+        &["3/3/K1k b - 1", "3/3/3 b Kk 1"],
+    );
 }

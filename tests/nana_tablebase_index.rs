@@ -10,19 +10,7 @@ use tsubame::core::moves::{Move, MoveList};
 use tsubame::core::square::Square;
 use tsubame::games::nana::Nana;
 use tsubame::games::nana::tablebase::index::{INDEXER, flip, oriented};
-
-/// A tiny deterministic generator.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
+use tsubame::rng::Rng;
 
 /// The SFEN without its move number.
 fn board_sfen(p: &Nana) -> String {
@@ -32,7 +20,7 @@ fn board_sfen(p: &Nana) -> String {
 
 /// Positions from random games from the start (both kings on the board).
 fn random_positions(seed: u64, games: usize) -> Vec<Nana> {
-    let mut rng = Lcg(seed);
+    let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     for _ in 0..games {
         let mut p = Nana::startpos();
@@ -69,7 +57,7 @@ fn rank_inverts_unrank_over_the_whole_index() {
 
 #[test]
 fn unranked_positions_are_well_formed() {
-    let mut rng = Lcg(7);
+    let mut rng = Rng::new(7);
     for _ in 0..200_000 {
         let i = rng.below(INDEXER.size as usize) as u32;
         let p = INDEXER.unrank(i);
@@ -148,7 +136,7 @@ fn single_move_legality_agrees_with_the_generator() {
         check_single_move_legality(&p, &candidates);
     }
     // Index positions cover set-ups play rarely reaches (cubes out of the game, odd hands).
-    let mut rng = Lcg(19);
+    let mut rng = Rng::new(19);
     let mut checked = 0;
     while checked < 50_000 {
         let p = INDEXER.unrank(rng.below(INDEXER.size as usize) as u32);

@@ -14,24 +14,12 @@ use tsubame::core::repetition::HistoryEntry;
 use tsubame::core::rules::RuleOptions;
 use tsubame::games::nana::tablebase::{Tablebase, TbValue, build};
 use tsubame::games::nana::{Nana, repetition_draw};
+use tsubame::rng::Rng;
 use tsubame::search::tt::TranspositionTable;
-use tsubame::search::{self, Limits, SearchSetup, Shared};
+use tsubame::search::{self, Limits, SearchGame, SearchSetup, Shared};
 
 /// Longest game before it is called a draw.
 const MAX_PLIES: usize = 400;
-
-/// A tiny deterministic generator.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
 
 fn env_or(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -42,7 +30,7 @@ fn env_or(name: &str, default: usize) -> usize {
 
 /// A random opening: the two king drops and a few random moves, still undecided by the rules.
 fn opening(seed: u64) -> Nana {
-    let mut rng = Lcg(seed);
+    let mut rng = Rng::new(seed);
     loop {
         let mut p = Nana::startpos();
         let plies = 2 + rng.below(7);
@@ -88,6 +76,7 @@ fn search_move(pos: &Nana, history: &[HistoryEntry], tt: &TranspositionTable, de
         report: &|_: &search::Report| {},
         nnue: None,
         histories: None,
+        params: Nana::default_params(),
     };
     search::with_search_stack(|| search::run(pos, &setup))
         .best

@@ -13,6 +13,7 @@ use tsubame::core::moves::{Move, MoveList};
 use tsubame::games::nana::Nana;
 use tsubame::games::nana::tablebase::index::INDEXER;
 use tsubame::games::nana::tablebase::{Tablebase, TbValue, build, verify};
+use tsubame::rng::Rng;
 
 /// Deepest distance the minimax decides.
 const DEPTH: u32 = 5;
@@ -20,19 +21,6 @@ const DEPTH: u32 = 5;
 const DECIDED: usize = 1000;
 /// Positions not decided within [`DEPTH`] to compare.
 const UNDECIDED: usize = 200;
-
-/// A tiny deterministic generator.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
 
 fn children(pos: &Nana) -> Vec<Nana> {
     let mut list = MoveList::<Move>::new();
@@ -72,7 +60,7 @@ fn minimax(pos: &Nana, depth: u32) -> Option<TbValue> {
 
 /// Compares `tb` with minimax on random indices accepted by `keep`; returns the mismatches.
 fn compare(tb: &Tablebase, seed: u64, keep: impl Fn(u32) -> bool + Sync) -> Vec<String> {
-    let mut rng = Lcg(seed);
+    let mut rng = Rng::new(seed);
     let (mut decided, mut undecided) = (Vec::new(), Vec::new());
     while decided.len() < DECIDED || undecided.len() < UNDECIDED {
         let idx = rng.below(INDEXER.size as usize) as u32;

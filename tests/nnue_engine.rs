@@ -15,18 +15,14 @@ use tsubame::games::shogi::Variant;
 use tsubame::games::shogi::nnue::Layout;
 use tsubame::games::shogi::position::Board;
 use tsubame::nnue::network::Network;
+use tsubame::rng::Rng;
 use tsubame::search::tt::TranspositionTable;
-use tsubame::search::{self, Limits, SearchSetup, Shared};
+use tsubame::search::{self, Limits, SearchGame, SearchSetup, Shared};
 
 /// A minishogi network with weights from a fixed pseudo-random sequence.
 fn network() -> Network {
-    let mut x: u64 = 0x1234_5678;
-    let mut next = |m: i64| {
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((x >> 33) as i64 % (2 * m + 1) - m) as i16
-    };
+    let mut rng = Rng::new(0x1234_5678);
+    let mut next = |m: i16| rng.range(-m..=m);
     let (f, h) = (Layout::<Mini>::FEATURES, 32);
     Network {
         game: "minishogi".into(),
@@ -72,7 +68,7 @@ fn eval_file_loads_networks_and_refuses_the_rest() {
 
 /// A search with a network evaluates with it (another score than the hand-written evaluation
 /// gives) and still answers a legal move; that the search's incremental accumulators equal a
-/// refresh is tested move by move in `src/nnue/features.rs`.
+/// refresh is tested move by move in `src/games/shogi/nnue.rs`.
 #[test]
 fn a_search_with_a_network_uses_it() {
     let net = network();
@@ -103,6 +99,7 @@ fn a_search_with_a_network_uses_it() {
             report: &report,
             nnue: Some(&net),
             histories: None,
+            params: Minishogi::default_params(),
         };
         let result = search::with_search_stack(|| search::run(&pos, &setup));
         assert!(list.contains(&result.best.unwrap()), "{sfen}");

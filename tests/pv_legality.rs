@@ -12,7 +12,6 @@ use std::io::{BufRead, BufReader, Write};
 
 use std::sync::Mutex;
 
-use common::Lcg;
 use tsubame::core::game::Position;
 use tsubame::core::moves::{ListStore, MoveList};
 use tsubame::core::repetition::HistoryEntry;
@@ -20,6 +19,7 @@ use tsubame::core::rules::RuleOptions;
 use tsubame::games::minishogi::Minishogi;
 use tsubame::games::nana::Nana;
 use tsubame::games::shogi::Shogi;
+use tsubame::rng::Rng;
 use tsubame::search::params::CHECK_INTERVAL;
 use tsubame::search::tt::TranspositionTable;
 use tsubame::search::{self, Limits, Report, SearchGame, SearchSetup, Shared};
@@ -45,7 +45,7 @@ fn illegal_move<G: Position>(root: &G, line: &[G::Move]) -> Option<String> {
 
 /// A position reached by up to `max_plies` random legal moves from the start, stopping before a
 /// move that would leave the side to move without a legal move.
-fn random_position<G: Position>(rng: &mut Lcg, max_plies: usize) -> G {
+fn random_position<G: Position>(rng: &mut Rng, max_plies: usize) -> G {
     let mut pos = G::startpos();
     for _ in 0..rng.below(max_plies + 1) {
         let mut list = MoveList::<G::Move>::new();
@@ -62,7 +62,7 @@ fn random_position<G: Position>(rng: &mut Lcg, max_plies: usize) -> G {
 
 /// The bench positions of `G` and `random` positions from seeded random play.
 fn positions<G: SearchGame>(seed: u64, random: usize, max_plies: usize) -> Vec<G> {
-    let mut rng = Lcg(seed);
+    let mut rng = Rng::new(seed);
     G::BENCH_SFENS
         .iter()
         .map(|s| G::from_sfen(s).expect("bench positions are valid"))
@@ -71,7 +71,7 @@ fn positions<G: SearchGame>(seed: u64, random: usize, max_plies: usize) -> Vec<G
 }
 
 /// The limits of the `i`-th search: mostly node limits that stop mid-iteration, some depths.
-fn limits<M>(rng: &mut Lcg, i: usize, max_depth: i32) -> Limits<M> {
+fn limits<M>(rng: &mut Rng, i: usize, max_depth: i32) -> Limits<M> {
     let multipv = 1 + 2 * (i % 2);
     if i % 5 == 4 {
         Limits {
@@ -117,6 +117,7 @@ fn check_search<G: SearchGame>(
         report: &report,
         nnue: None,
         histories: None,
+        params: G::default_params(),
     };
     let result = search::with_search_stack(|| search::run(pos, &setup));
     let reports = reports.into_inner().unwrap();
@@ -148,7 +149,7 @@ fn assert_no_failure(failures: &[String], lines: usize) {
 /// Searches every position of `G` (bench and random) and checks every line it shows.
 fn search_lines_are_legal<G: SearchGame>(seed: u64, random: usize, max_plies: usize, depth: i32) {
     let tt = TranspositionTable::new(4);
-    let mut rng = Lcg(seed ^ 0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::stream(seed, 1);
     let mut failures = Vec::new();
     let mut lines = 0;
     for (i, pos) in positions::<G>(seed, random, max_plies).iter().enumerate() {
@@ -240,7 +241,7 @@ fn usi_lines_are_legal<G: SearchGame>(
     };
     send(&format!("setoption name USI_Variant value {variant}"));
     send("setoption name USI_Hash value 4");
-    let mut rng = Lcg(seed);
+    let mut rng = Rng::new(seed);
     let mut searches: Vec<(G, String)> = positions(seed, random, 60)
         .into_iter()
         .enumerate()

@@ -10,11 +10,24 @@ use tsubame::core::rules::{Outcome, RuleOptions};
 use tsubame::core::search_game::SearchGame;
 use tsubame::games::shogi::Shogi;
 use tsubame::games::shogi::rules::EnteringKingRule;
+use tsubame::rng::Rng;
+
+/// The table's position with four bishops (a quadruple check): more bishops than the set has, so
+/// not a shogi position; it must be refused for that, and its moves are not judged.
+const FOUR_BISHOPS: &str = "9/9/2B3B2/9/4k4/9/2B3B2/9/8K w - 1";
 
 #[test]
 fn single_move_legality_table() {
     let mut failures = Vec::new();
     for row in common::tsv("rules-move-legality.tsv") {
+        if row[0] == FOUR_BISHOPS {
+            let e = Shogi::from_sfen(&row[0]).unwrap_err().to_string();
+            assert!(
+                e.contains("4 bishops on the board and in hand, but the shogi set has 2"),
+                "{e}"
+            );
+            continue;
+        }
         let pos = Shogi::from_sfen(&row[0]).unwrap_or_else(|e| panic!("{}: {e}", row[0]));
         let legal = pos.parse_move(&row[1]).is_ok();
         if legal != (row[2] == "legal") {
@@ -138,7 +151,7 @@ fn entering_king_declaration_table() {
 
 /// Positions reached by random play from the start, biased towards captures and drops.
 fn random_positions(count: usize, seed: u64) -> Vec<Shogi> {
-    let mut rng = common::Lcg(seed);
+    let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     let mut pos = Shogi::startpos();
     let mut plies = 0;
@@ -180,8 +193,8 @@ fn sfen_round_trip_and_incremental_key() {
         );
         assert_eq!(again.in_check(), pos.in_check(), "{sfen}");
         assert_eq!(
-            SearchGame::evaluate(&again),
-            SearchGame::evaluate(&pos),
+            SearchGame::evaluate(&again, &Shogi::default_params()),
+            SearchGame::evaluate(&pos, &Shogi::default_params()),
             "incremental evaluation differs from a fresh one: {sfen}"
         );
     }
@@ -370,7 +383,7 @@ fn mutated_sfens_never_panic() {
         .map(|r| r[0].clone())
         .collect();
     let alphabet = b"0123456789/+-* bwKRBGSNLPkrbgsnlpxX";
-    let mut rng = common::Lcg(2024);
+    let mut rng = Rng::new(2024);
     for i in 0..50_000 {
         let mut bytes = seeds[i % seeds.len()].clone().into_bytes();
         for _ in 0..1 + rng.below(3) {
@@ -427,4 +440,31 @@ fn tactical_and_quiet_moves_partition_the_legal_moves() {
     for pos in random_positions(3_000, 31) {
         common::assert_moves_partition(&pos);
     }
+}
+
+/// More pieces of a kind than the set has, on the board and in both hands together (promoted
+/// pieces counted as their unpromoted kind), is not a shogi position; fewer is (a tsume problem).
+#[test]
+fn positions_beyond_the_piece_set_are_refused_and_fewer_pieces_are_legal() {
+    common::assert_sfens::<Shogi>(
+        &[
+            (
+                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b P 1",
+                "19 pawns on the board and in hand, but the shogi set has 18",
+            ),
+            (
+                "4k4/9/9/4+B4/9/9/9/9/4K4 b 2b 1",
+                "3 bishops on the board and in hand, but the shogi set has 2",
+            ),
+            (
+                "4k4/9/9/9/9/9/9/9/4K4 b 3R 1",
+                "3 'R' in hand, but the shogi set has 2",
+            ),
+        ],
+        &[
+            "4k4/9/9/9/9/9/9/9/9 b G 1",
+            "4k4/9/9/9/9/9/9/9/4K4 b 2B2R 1",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPP1/1B5R1/LNSGKGSNL b P 1",
+        ],
+    );
 }

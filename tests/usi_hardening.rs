@@ -332,3 +332,268 @@ fn eval_file_refuses_a_bad_file_and_goes_back_to_the_embedded_network() {
     e.quit_within(WAIT);
     let _ = std::fs::remove_file(bad);
 }
+
+/// The engine's whole output for `input` given as piped standard input that then ends, and
+/// whether it exited by itself (a hang guard, not a timing).
+fn piped(input: &str) -> Vec<String> {
+    let mut child = common::start_engine();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let pid = child.id();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let out = rx
+        .recv_timeout(Duration::from_secs(60))
+        .unwrap_or_else(|_| panic!("the engine (pid {pid}) did not exit at the end of input"))
+        .unwrap();
+    assert!(out.status.success(), "{:?}", out.status);
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn at_the_end_of_input_the_running_command_finishes_and_answers() {
+    let got = piped("usi\nisready\nposition startpos\ngo depth 8\n");
+    assert!(has(&got, "info depth 8 "), "{got:?}");
+    assert!(got.last().unwrap().starts_with("bestmove "), "{got:?}");
+    let got = piped("position startpos\ngo nodes 20000\n");
+    let last_info = got.iter().rfind(|l| l.starts_with("info depth")).unwrap();
+    assert!(got.last().unwrap().starts_with("bestmove "), "{got:?}");
+    assert!(last_info.contains(" pv "), "{got:?}");
+    let got = piped("position sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1\ngo mate 10000\n");
+    assert_eq!(got.last().unwrap(), "checkmate G*5b", "{got:?}");
+    // The README's Give and Take session.
+    let got = piped(
+        "setoption name USI_Variant value giveandtake\n\
+         position sfen K7/1m6/1m6/8/m7/m7/8/KK6 b - 1\ngo mate 10000\n",
+    );
+    assert_eq!(
+        got.last().unwrap(),
+        "checkmate b6-a6 a8:a5 b7-b6 b1:b7 a3-a2 a1:a3 a4:a1:a7:c7",
+        "{got:?}"
+    );
+    let got = piped("position startpos\ngo perft 3\n");
+    assert_eq!(got.last().unwrap(), "Nodes searched: 25470", "{got:?}");
+}
+
+#[test]
+fn at_the_end_of_input_a_search_only_stop_would_end_is_stopped() {
+    for go in [
+        "go infinite",
+        "go ponder",
+        "go",
+        "go infinite depth 3",
+        "go ponder nodes 100",
+    ] {
+        let got = piped(&format!("position startpos\n{go}\n"));
+        assert!(
+            got.last().unwrap().starts_with("bestmove "),
+            "{go}: {got:?}"
+        );
+        assert_eq!(got.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+    }
+    let got = piped("position startpos\ngo mate infinite\n");
+    assert!(got.last().unwrap().starts_with("checkmate "), "{got:?}");
+}
+
+#[test]
+fn quit_still_ends_a_long_search_at_once() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 100");
+    e.quit_within(WAIT);
+}
+
+#[test]
+fn eval_file_reads_only_a_regular_file_of_the_size_its_header_gives() {
+    let mut e = Engine::start();
+    e.send("isready");
+    e.until("readyok");
+    for device in ["/dev/stdin", "/proc/self/fd/0", "/dev/zero", "/dev/urandom"] {
+        if !std::path::Path::new(device).exists() {
+            continue;
+        }
+        e.send(&format!("setoption name EvalFile value {device}"));
+        e.send("isready");
+        let got = e.until("readyok");
+        assert!(
+            has(&got, "info string error: EvalFile") && has(&got, "is not a regular file"),
+            "{device}: {got:?}"
+        );
+    }
+    // A shogi header followed by 16 GiB (a sparse file: no disk used): refused from its size
+    // alone, without reading or allocating it.
+    let huge = std::env::temp_dir().join(format!("tsubame-huge-{}.nnue", std::process::id()));
+    let mut header = b"TSUBNNUE".to_vec();
+    header.extend_from_slice(&1u16.to_le_bytes());
+    let mut name = [0u8; 20];
+    name[..5].copy_from_slice(b"shogi");
+    header.extend_from_slice(&name);
+    header.extend_from_slice(&u32::MAX.to_le_bytes());
+    header.extend_from_slice(&256u32.to_le_bytes());
+    let file = std::fs::File::create(&huge).unwrap();
+    (&file).write_all(&header).unwrap();
+    file.set_len(16 << 30).unwrap();
+    let pid = e.child.id();
+    let memory = || peak_memory_kib(pid);
+    let before = memory();
+    e.send(&format!("setoption name EvalFile value {}", huge.display()));
+    e.send("isready");
+    let got = e.until("readyok");
+    assert!(
+        has(&got, "bytes, a shogi network of hidden size 256 has"),
+        "{got:?}"
+    );
+    if let (Some(before), Some(after)) = (before, memory()) {
+        assert!(after < before + 64 * 1024, "{before} KiB, then {after} KiB");
+    }
+    let _ = std::fs::remove_file(huge);
+    e.send("position startpos");
+    e.send("go depth 3");
+    let got = e.until("bestmove");
+    assert!(!has(&got, "error"), "{got:?}");
+    e.quit_within(WAIT);
+}
+
+/// The peak resident memory of process `pid` in KiB (Linux), if known.
+fn peak_memory_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The lines the engine answers to `command` followed by `isready`, `readyok` left out.
+fn answer(e: &mut Engine, command: &str) -> Vec<String> {
+    e.send(command);
+    e.send("isready");
+    let mut got = e.until("readyok");
+    got.pop();
+    got
+}
+
+/// The `info string error:` lines among `lines`.
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info string error:"))
+        .collect()
+}
+
+#[test]
+fn every_malformed_command_gets_one_error_and_still_does_its_job() {
+    let mut e = Engine::start();
+    let cases = [
+        ("gameover", "gameover needs win, lose or draw; got nothing"),
+        ("gameover 3", "gameover needs win, lose or draw; got '3'"),
+        ("gameover foo bar", "got 'foo bar'"),
+        ("stop *2!Gc", "'stop' takes no arguments; ignored '*2!Gc'"),
+        ("ponderhit *2!Gc", "ponderhit: unknown go parameter '*2!Gc'"),
+        ("ponderhit depth 3", "ponderhit takes only the clock"),
+        (
+            "usinewgame x",
+            "'usinewgame' takes no arguments; ignored 'x'",
+        ),
+        (
+            "go perft 4294967297",
+            "perft depth 4294967297 is above the maximum 64",
+        ),
+        (
+            "go perft 18446744073709551616",
+            "go perft needs a number of 0 or more, got '18446744073709551616'",
+        ),
+    ];
+    for (command, error) in cases {
+        let got = answer(&mut e, command);
+        let errs = errors(&got);
+        assert_eq!(errs.len(), 1, "{command}: {got:?}");
+        assert!(errs[0].contains(error), "{command}: {got:?}");
+    }
+    for command in ["gameover win", "gameover lose", "gameover draw", "stop"] {
+        let got = answer(&mut e, command);
+        assert!(got.is_empty(), "{command}: {got:?}");
+    }
+    // A command with extra words still answers.
+    e.send("isready now");
+    let got = e.until("readyok");
+    assert_eq!(errors(&got).len(), 1, "{got:?}");
+    assert!(has(&got, "'isready' takes no arguments; ignored 'now'"));
+    e.send("usi please");
+    let got = e.until("usiok");
+    assert!(has(&got, "'usi' takes no arguments"), "{got:?}");
+    e.send("d now");
+    let got = e.until("SFEN:");
+    assert!(has(&got, "'d' takes no arguments"), "{got:?}");
+    e.quit_within(WAIT);
+}
+
+#[test]
+fn a_malformed_go_mate_searches_without_a_limit_and_answers_truly() {
+    let mut e = Engine::start();
+    e.send("position sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
+    for command in ["go mate", "go mate -1", "go mate soon"] {
+        e.send(command);
+        let got = e.until("checkmate");
+        assert_eq!(errors(&got).len(), 1, "{command}: {got:?}");
+        assert!(has(&got, "as 'go mate infinite'"), "{command}: {got:?}");
+        assert_eq!(got.last().unwrap(), "checkmate G*5b", "{command}: {got:?}");
+    }
+    // Without a mate to find, it runs until `stop`, which it answers without claiming a result.
+    e.send("position startpos");
+    e.send("go mate");
+    e.send("stop");
+    let got = e.until("checkmate");
+    assert_eq!(got.last().unwrap(), "checkmate timeout", "{got:?}");
+    e.quit_within(WAIT);
+}
+
+#[test]
+fn help_lists_the_commands() {
+    let mut e = Engine::start();
+    let got = answer(&mut e, "help");
+    assert!(errors(&got).is_empty(), "{got:?}");
+    let text = got.join("\n");
+    for command in [
+        "usi",
+        "isready",
+        "setoption",
+        "usinewgame",
+        "position",
+        "go mate",
+        "go perft",
+        "stop",
+        "ponderhit",
+        "gameover",
+        "quit",
+        "d (",
+        "bench",
+        "help",
+    ] {
+        assert!(text.contains(command), "{command}: {text}");
+    }
+    let got = answer(&mut e, "hlep");
+    assert!(has(&got, "'help' lists the commands"), "{got:?}");
+    e.quit_within(WAIT);
+}
+
+/// A position with more pieces of a kind than the set has is answered with an error, and the last
+/// good position stays.
+#[test]
+fn a_position_beyond_the_piece_set_is_refused_and_the_last_one_kept() {
+    let mut e = Engine::start();
+    let good = "4k4/9/9/9/9/9/9/9/4K4 b 2P 1";
+    e.send(&format!("position sfen {good}"));
+    e.send("position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b P 1");
+    let got = e.until("info string error:");
+    let want = "19 pawns on the board and in hand, but the shogi set has 18";
+    assert!(has(&got, want), "{got:?}");
+    e.send("d");
+    let got = e.until("SFEN:");
+    assert!(got.last().unwrap().contains(good), "{got:?}");
+    e.quit_within(WAIT);
+}

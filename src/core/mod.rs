@@ -10,6 +10,7 @@ pub mod perft;
 pub mod repetition;
 pub mod rules;
 pub mod search_game;
+pub mod search_params;
 pub mod sfen;
 pub mod square;
 pub mod zeroed;

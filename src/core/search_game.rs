@@ -5,6 +5,7 @@
 use super::color::Color;
 use super::game::Position;
 use super::moves::{GameMove, ListStore, MoveList};
+use super::search_params::SearchParams;
 
 /// The feature changes of one move in both perspectives (Black's, White's): at most two
 /// features off and two on in each.
@@ -35,8 +36,15 @@ impl MoveDelta {
 
 /// What the search needs from a game beyond its rules.
 pub trait SearchGame: Position {
-    /// Static evaluation from the side to move's point of view, in centipawns.
-    fn evaluate(&self) -> i32;
+    /// Static evaluation from the side to move's point of view, in centipawns, under the
+    /// search's `params` (a game with evaluation parameters reads them from
+    /// [`SearchParams::eval`]).
+    fn evaluate(&self, params: &SearchParams) -> i32;
+    /// The game's search parameters: [`SearchParams::default`] unless the game has its own
+    /// values, and the defaults of its evaluation parameters.
+    fn default_params() -> SearchParams {
+        SearchParams::default()
+    }
     /// True when `mv` captures a piece.
     fn is_capture(&self, mv: Self::Move) -> bool;
     /// Value of the piece `mv` captures (0 for none).

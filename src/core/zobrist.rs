@@ -1,6 +1,6 @@
 //! Zobrist hashing keys from a fixed-seed generator, shared by every game.
 
-use rand::{RngExt, SeedableRng, rngs::StdRng};
+use crate::rng::Rng;
 
 use super::square::MAX_SQUARES;
 
@@ -35,15 +35,15 @@ impl Zobrist {
         };
         for row in z.board.iter_mut() {
             for k in row.iter_mut() {
-                *k = rng.random();
+                *k = rng.next_u64();
             }
         }
         for row in z.hand.iter_mut().flatten() {
             for k in row.iter_mut() {
-                *k = rng.random();
+                *k = rng.next_u64();
             }
         }
-        z.side = rng.random();
+        z.side = rng.next_u64();
         z
     }
 
@@ -53,14 +53,14 @@ impl Zobrist {
         let mut rng = Self::generator();
         let shared = PIECE_CODES * MAX_SQUARES + 2 * HAND_KINDS * (MAX_HAND_COUNT + 1) + 1;
         for _ in 0..shared {
-            let _: u64 = rng.random();
+            rng.next_u64();
         }
-        std::array::from_fn(|_| rng.random())
+        std::array::from_fn(|_| rng.next_u64())
     }
 
     /// The fixed-seed generator of every key.
-    fn generator() -> StdRng {
-        StdRng::seed_from_u64(0x7375_6261_6d65)
+    fn generator() -> Rng {
+        Rng::new(0x7375_6261_6d65)
     }
 }
 

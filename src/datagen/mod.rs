@@ -17,14 +17,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-
 use crate::core::color::Color;
 use crate::core::moves::GameMove;
 use crate::core::pack::Packable;
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::{Outcome, RuleOptions};
 use crate::games::{Game, GameId, PackableVisitor};
+use crate::progress::Progress;
+use crate::rng::Rng;
 use crate::search::tt::TranspositionTable;
 use crate::search::value::MATE_BOUND;
 use crate::search::{self, Limits, SearchSetup, Shared};
@@ -71,14 +71,6 @@ pub struct Summary {
     pub seconds: f64,
 }
 
-/// Mixes a run's seed and a game's number into the game's own seed.
-fn game_seed(seed: u64, game: u64) -> u64 {
-    let mut z = seed ^ game.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 /// Plays game number `game` of the run and returns its records' bytes.
 fn play_game<G: Game + Packable>(
     cfg: &Config,
@@ -86,8 +78,8 @@ fn play_game<G: Game + Packable>(
     tt: &TranspositionTable,
     rules: &RuleOptions<G::Rules>,
 ) -> Vec<u8> {
-    let mut seed = game_seed(cfg.seed, game);
-    let (mut pos, mut history) = opening::<G>(cfg.random_plies, &mut seed, rules);
+    let mut rng = Rng::stream(cfg.seed, game);
+    let (mut pos, mut history) = opening::<G>(cfg.random_plies, &mut rng, rules);
     tt.clear();
     let mut records = Vec::new();
     let mut sides: Vec<Color> = Vec::new();
@@ -126,6 +118,7 @@ fn play_game<G: Game + Packable>(
             report: &report,
             nnue: cfg.network.as_deref(),
             histories: None,
+            params: G::default_params(),
         };
         let result = search::run(&pos, &setup);
         let Some(mv) = result.best else {
@@ -197,7 +190,8 @@ fn open<G: Packable>(
     }
 }
 
-/// Runs data generation into `path`; `progress` shows a progress bar on the terminal.
+/// Runs data generation into `path`; `progress` shows its progress on standard error (a bar on a
+/// terminal, else a line a minute: [`Progress`]).
 pub fn run<G: Game + Packable>(
     cfg: &Config,
     path: &Path,
@@ -211,19 +205,7 @@ pub fn run<G: Game + Packable>(
     let (mut file, present) = open::<G>(path, cfg.seed, &mut summary)?;
     let todo: Vec<u64> = (0..cfg.games).filter(|g| !present.contains(g)).collect();
     summary.games_present = cfg.games - todo.len() as u64;
-    let bar = ProgressBar::with_draw_target(
-        Some(todo.len() as u64),
-        if progress {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games, {msg}")
-            .expect("the progress template is valid")
-            .progress_chars("=> "),
-    );
+    let bar = Progress::new(progress, "datagen", todo.len() as u64, "games");
     let rules = RuleOptions::default();
     let next = AtomicUsize::new(0);
     let abort = AtomicBool::new(false);
@@ -269,7 +251,7 @@ pub fn run<G: Game + Packable>(
         }
         Ok(())
     });
-    bar.finish_and_clear();
+    bar.finish();
     written?;
     summary.seconds = start.elapsed().as_secs_f64();
     Ok(summary)

@@ -19,6 +19,7 @@ use crate::core::game::Position;
 use crate::core::pack::Packable;
 use crate::core::rules::{GameRules, RuleOption, RuleOptions};
 use crate::core::search_game::SearchGame;
+use crate::core::search_params::SearchParams;
 use crate::mate::MateGame;
 use crate::nnue::network::Network;
 
@@ -123,6 +124,11 @@ impl GameId {
     /// The network built into the binary for the game, if it has one.
     pub fn embedded_network(self) -> Option<Arc<Network>> {
         (self.info().embedded_network)()
+    }
+
+    /// The game's default search parameters ([`SearchGame::default_params`]).
+    pub fn default_params(self) -> SearchParams {
+        crate::dispatch!(self, G => G::default_params())
     }
 }
 

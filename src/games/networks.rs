@@ -34,9 +34,17 @@ impl Networks {
 
     /// Loads the network file at `path` for the game its header names, replacing that game's
     /// network; a file that is not a sound network for a game of ours is refused and nothing
-    /// changes. Returns the game and a description.
+    /// changes (only a regular file of the size its header gives is read:
+    /// [`Network::read_file`](crate::nnue::network::read_file)). Returns the game and a
+    /// description.
     pub fn load_file(&mut self, path: &str) -> Result<(GameId, String), String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("'{path}': {e}"))?;
+        let features = |name: &str| {
+            GameId::parse(name)
+                .map(|g| g.info().features)
+                .filter(|&f| f > 0)
+        };
+        let bytes = crate::nnue::network::read_file(std::path::Path::new(path), features)
+            .map_err(|e| format!("'{path}': {e}"))?;
         let name = Network::game_in_header(&bytes).map_err(|e| format!("'{path}': {e}"))?;
         let game = GameId::parse(&name)
             .filter(|g| g.info().features > 0)

@@ -11,7 +11,9 @@
 //! before it.
 
 use super::simd::{self, MAX_OUT_WEIGHT};
+use std::io::Read;
 use std::ops::Deref;
+use std::path::Path;
 
 /// Quantisation of the first layer (its weights, biases and the accumulators).
 pub const QA: i32 = 255;
@@ -28,6 +30,67 @@ pub const MAGIC: &[u8; 8] = b"TSUBNNUE";
 pub const VERSION: u16 = 1;
 /// Bytes of the game's name in the header.
 const NAME_LEN: usize = 20;
+/// Bytes of the header: magic, version, the game's name, feature count and hidden size.
+const HEADER_LEN: usize = 8 + 2 + NAME_LEN + 8;
+
+/// Reads the network file at `path` for [`Network::from_bytes`]. Only a regular file is read
+/// (never a device, pipe or terminal such as `/dev/stdin` or `/dev/zero`, which would block or
+/// never end), and only when its size is the one its header gives for the game it names, whose
+/// feature count `features` tells (`None`: a game without networks): so at most the size of the
+/// largest network the engine accepts is ever read or allocated.
+pub fn read_file(path: &Path, features: impl Fn(&str) -> Option<usize>) -> Result<Vec<u8>, String> {
+    let cannot = |e: std::io::Error| format!("cannot read it: {e}");
+    // Checked before opening: opening a named pipe would block until someone writes to it.
+    let meta = std::fs::metadata(path).map_err(cannot)?;
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let meta_open = file.metadata().map_err(cannot)?;
+    if !meta.is_file() || !meta_open.is_file() {
+        return Err("it is not a regular file".into());
+    }
+    let mut file = file.take(meta_open.len());
+    let mut header = Vec::with_capacity(HEADER_LEN);
+    (&mut file)
+        .take(HEADER_LEN as u64)
+        .read_to_end(&mut header)
+        .map_err(cannot)?;
+    if header.len() < HEADER_LEN || &header[..8] != MAGIC {
+        return Err("not a tsubame network (no TSUBNNUE header)".into());
+    }
+    let name = String::from_utf8_lossy(&header[10..10 + NAME_LEN])
+        .trim_end_matches('\0')
+        .to_string();
+    let Some(f) = features(&name) else {
+        return Err(format!(
+            "the network is for '{}', a game without a learned evaluation",
+            name.escape_debug()
+        ));
+    };
+    let h = u32::from_le_bytes(header[14 + NAME_LEN..].try_into().unwrap()) as usize;
+    if h == 0 || h > MAX_HIDDEN {
+        return Err(format!("the network's hidden size {h} is not supported"));
+    }
+    // Header, weights and biases (`i16`), output bias (`i32`), checksum (`u32`).
+    let expected = (HEADER_LEN + 2 * (f * h + h + 2 * h) + 8) as u64;
+    if meta_open.len() != expected {
+        return Err(format!(
+            "the file has {} bytes, a {name} network of hidden size {h} has {expected}",
+            meta_open.len()
+        ));
+    }
+    let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(expected as usize)
+        .map_err(|e| format!("cannot read it: {e}"))?;
+    bytes.extend_from_slice(&header);
+    file.read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() as u64 != expected {
+        return Err(format!(
+            "the file changed while read ({} of {expected} bytes)",
+            bytes.len()
+        ));
+    }
+    Ok(bytes)
+}
 
 /// One cache line of weights, the unit [`Weights`] are stored in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,7 +203,7 @@ impl Network {
         features: usize,
         hidden: Option<usize>,
     ) -> Result<Network, String> {
-        let head = 8 + 2 + NAME_LEN + 8;
+        let head = HEADER_LEN;
         if bytes.len() < head + 8 || &bytes[..8] != MAGIC {
             return Err("not a tsubame network (no TSUBNNUE header)".into());
         }

@@ -30,11 +30,17 @@ fn use_avx2(len: usize) -> bool {
 }
 
 /// Sets `dst` to `src` minus the rows of `subs` plus the rows of `adds` (wrapping, as the
-/// accumulators do). All slices have `dst`'s length.
+/// accumulators do).
+///
+/// # Panics
+/// When a slice's length differs from `dst`'s: the AVX2 path reads every row to `dst`'s length,
+/// so the check stands in every build (it costs a compare per row, next to the row's loads).
 #[inline]
 pub fn update(dst: &mut [i16], src: &[i16], subs: &[&[i16]], adds: &[&[i16]]) {
-    debug_assert_eq!(dst.len(), src.len());
-    debug_assert!(subs.iter().chain(adds).all(|r| r.len() == dst.len()));
+    assert!(
+        src.len() == dst.len() && subs.iter().chain(adds).all(|r| r.len() == dst.len()),
+        "accumulator rows of unequal lengths"
+    );
     #[cfg(target_arch = "x86_64")]
     if use_avx2(dst.len()) {
         // SAFETY: AVX2 is present (checked above) and every slice has dst's length, a
@@ -56,10 +62,17 @@ pub fn add_rows(acc: &mut [i16], adds: &[&[i16]]) {
     }
 }
 
-/// `Σ clamp(a, 0, QA)² · w` over the pairs of `acc` and `weights` (of equal length).
+/// `Σ clamp(a, 0, QA)² · w` over the pairs of `acc` and `weights`.
+///
+/// # Panics
+/// When the two lengths differ (the AVX2 path reads both to `acc`'s length).
 #[inline]
 pub fn screlu_dot(acc: &[i16], weights: &[i16]) -> i64 {
-    debug_assert_eq!(acc.len(), weights.len());
+    assert_eq!(
+        acc.len(),
+        weights.len(),
+        "SCReLU operands of unequal lengths"
+    );
     #[cfg(target_arch = "x86_64")]
     if use_avx2(acc.len()) {
         // SAFETY: AVX2 is present (checked above); both slices have the same length, a
@@ -182,15 +195,15 @@ pub(crate) mod avx2 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::{RngExt, SeedableRng, rngs::StdRng};
+    use crate::rng::Rng;
 
-    fn random(rng: &mut StdRng, n: usize, lo: i16, hi: i16) -> Vec<i16> {
-        (0..n).map(|_| rng.random_range(lo..=hi)).collect()
+    fn random(rng: &mut Rng, n: usize, lo: i16, hi: i16) -> Vec<i16> {
+        (0..n).map(|_| rng.range(lo..=hi)).collect()
     }
 
     #[test]
     fn both_paths_compute_the_same_integers() {
-        let mut rng = StdRng::seed_from_u64(7);
+        let mut rng = Rng::new(7);
         for n in [16, 64, 256, 512, 24] {
             for _ in 0..50 {
                 // Accumulators that go below zero and above QA, and rows that make them wrap.
@@ -230,7 +243,7 @@ mod tests {
             eprintln!("no AVX2 on this processor: only the scalar path is tested");
             return;
         }
-        let mut rng = StdRng::seed_from_u64(11);
+        let mut rng = Rng::new(11);
         for n in [16, 128, 512] {
             let src = random(&mut rng, n, i16::MIN, i16::MAX);
             let row = random(&mut rng, n, i16::MIN, i16::MAX);
@@ -249,5 +262,24 @@ mod tests {
             let fast = unsafe { avx2::screlu_dot(&src, &weights) };
             assert_eq!(fast, scalar::screlu_dot(&src, &weights));
         }
+    }
+
+    /// Rows shorter than the accumulator are refused in every build, before any vector load
+    /// could read past them.
+    #[test]
+    fn slices_of_unequal_lengths_are_refused() {
+        let src = vec![1i16; 32];
+        let short = vec![1i16; 16];
+        let caught = std::panic::catch_unwind(|| {
+            let mut dst = vec![0i16; 32];
+            update(&mut dst, &src, &[&short], &[&src]);
+        });
+        assert!(caught.is_err());
+        let caught = std::panic::catch_unwind(|| {
+            let mut dst = vec![0i16; 32];
+            update(&mut dst, &short, &[], &[]);
+        });
+        assert!(caught.is_err());
+        assert!(std::panic::catch_unwind(|| screlu_dot(&src, &short)).is_err());
     }
 }

@@ -142,9 +142,9 @@ impl<G: SearchGame> Worker<'_, G> {
             && !N::PV
             && !in_check
             && excluded == Self::NO_MOVE
-            && depth <= RFP_MAX_DEPTH
+            && depth <= self.params.rfp_max_depth
             && !is_mate_score(beta)
-            && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+            && eval - self.params.rfp_margin * (depth - improving as i32) >= beta
         {
             return eval;
         }
@@ -153,14 +153,14 @@ impl<G: SearchGame> Worker<'_, G> {
         if pruning
             && !N::PV
             && !in_check
-            && depth >= NMP_MIN_DEPTH
+            && depth >= self.params.nmp_min_depth
             && excluded == Self::NO_MOVE
             && eval >= beta
             && !is_mate_score(beta)
             && self.move_stack[ply - 1] != Self::NO_MOVE
             && let Some(null) = pos.null_move()
         {
-            let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+            let r = self.params.nmp_base_reduction + depth / self.params.nmp_depth_divisor;
             self.move_stack[ply] = Self::NO_MOVE;
             self.pt_stack[ply] = 0;
             self.path.push(HistoryEntry {
@@ -196,7 +196,7 @@ impl<G: SearchGame> Worker<'_, G> {
         let mut tt_extension = 0;
         if let Some(h) = hit
             && pruning
-            && depth >= SE_MIN_DEPTH
+            && depth >= self.params.se_min_depth
             && excluded == Self::NO_MOVE
             && tt_move != Self::NO_MOVE
             && h.bound != Bound::Upper
@@ -205,7 +205,7 @@ impl<G: SearchGame> Worker<'_, G> {
             && ply < 2 * self.root_depth_hint()
         {
             let tt_value = value_from_tt(h.value, ply);
-            let singular_beta = tt_value - SE_MARGIN * depth / 8;
+            let singular_beta = tt_value - self.params.se_margin * depth / 8;
             self.excluded[ply] = tt_move;
             let v = self.search::<NonPv>(
                 pos,
@@ -256,24 +256,25 @@ impl<G: SearchGame> Worker<'_, G> {
             // Step 10. Pruning of moves at shallow depth.
             if pruning && best_value > -MATE_BOUND && !in_check && !gives_check {
                 if quiet {
-                    if depth <= LMP_MAX_DEPTH
+                    if depth <= self.params.lmp_max_depth
                         && move_count
-                            > LMP_BASE + (depth * depth) as usize / (2 - improving as usize)
+                            > self.params.lmp_base as usize
+                                + (depth * depth) as usize / (2 - improving as usize)
                     {
                         continue;
                     }
                     if !N::PV
-                        && depth <= FUTILITY_MAX_DEPTH
-                        && eval + FUTILITY_MARGIN * depth + 100 <= alpha
+                        && depth <= self.params.futility_max_depth
+                        && eval + self.params.futility_margin * depth + 100 <= alpha
                     {
                         continue;
                     }
-                    if depth <= 7 && !pos.see_ge(mv, -SEE_QUIET_MARGIN * depth) {
+                    if depth <= 7 && !pos.see_ge(mv, -self.params.see_quiet_margin * depth) {
                         continue;
                     }
                 } else if depth <= 6
                     && score < GOOD_CAPTURE_MARK
-                    && !pos.see_ge(mv, -SEE_CAPTURE_MARGIN * depth)
+                    && !pos.see_ge(mv, -self.params.see_capture_margin * depth)
                 {
                     continue;
                 }
@@ -317,7 +318,8 @@ impl<G: SearchGame> Worker<'_, G> {
                 let mut r = self.lmr[(depth as usize).min(63)][move_count.min(63)];
                 r += cut_node as i32 - N::PV as i32 - gives_check as i32 - improving as i32;
                 if quiet {
-                    r -= self.history.quiet_score(us, mv, pt, context) / LMR_HISTORY_DIVISOR;
+                    r -= self.history.quiet_score(us, mv, pt, context)
+                        / self.params.lmr_history_divisor;
                 }
                 let reduced = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 value = -self.search::<NonPv>(&child, -alpha - 1, -alpha, reduced, ply + 1, true);

@@ -16,6 +16,7 @@ pub mod tt;
 pub mod value;
 
 pub use crate::core::search_game::SearchGame;
+pub use crate::core::search_params::SearchParams;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -159,6 +160,9 @@ pub struct SearchSetup<'a, M = Move, R = ()> {
     /// Where each thread's history tables are kept between searches; `None`: every search
     /// starts with empty ones (the bench, the tests).
     pub histories: Option<&'a HistoryPool>,
+    /// The tuned numbers (each thread searches with its own copy): the game's
+    /// [`SearchGame::default_params`] unless tuning options changed them.
+    pub params: SearchParams,
 }
 
 /// Searches `root` and returns the best move; the calling thread is the main search thread and
@@ -223,8 +227,9 @@ pub fn with_search_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 }
 
 /// Searches `pos` on its own search thread as a lone position (its history is the position
-/// itself), under the default rules with full pruning, evaluating with `network` (or with the
-/// hand-written evaluation for `None`) and without progress reports.
+/// itself), under the default rules with full pruning and the game's default parameters,
+/// evaluating with `network` (or with the hand-written evaluation for `None`) and without
+/// progress reports.
 pub fn search_position_with<G: SearchGame>(
     pos: &G,
     limits: Limits<G::Move>,
@@ -249,6 +254,7 @@ pub fn search_position_with<G: SearchGame>(
         report: &report,
         nnue: network,
         histories: None,
+        params: G::default_params(),
     };
     with_search_stack(|| run(pos, &setup))
 }

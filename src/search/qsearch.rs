@@ -4,7 +4,7 @@
 use super::SearchGame;
 use super::alphabeta::NodeType;
 use super::movepick::GOOD_CAPTURE_MARK;
-use super::params::{DELTA_MARGIN, MAX_PLY, QS_PROMOTION_PLIES};
+use super::params::MAX_PLY;
 use super::thread::Worker;
 use super::tt::{Bound, DEPTH_QS, value_from_tt, value_to_tt};
 use super::value::{INFINITE, mated_in};
@@ -83,7 +83,7 @@ impl<G: SearchGame> Worker<'_, G> {
             Self::NO_MOVE,
             self.context(ply),
             !in_check,
-            qply < QS_PROMOTION_PLIES,
+            qply < self.params.qs_promotion_plies,
         );
         if in_check && self.pickers[ply].is_empty(pos, &self.history) {
             return mated_in(ply);
@@ -92,7 +92,9 @@ impl<G: SearchGame> Worker<'_, G> {
         while let Some((mv, score)) = self.pickers[ply].next_move(pos, &self.history) {
             let prefetched = self.prefetch_child(pos, mv);
             if !in_check {
-                if !mv.is_promotion() && eval + pos.captured_value(mv) + DELTA_MARGIN <= alpha {
+                if !mv.is_promotion()
+                    && eval + pos.captured_value(mv) + self.params.delta_margin <= alpha
+                {
                     continue;
                 }
                 // The picker's score tells whether a capture survives static exchange.

@@ -6,10 +6,10 @@ use std::time::Instant;
 
 use super::history::History;
 use super::movepick::MovePicker;
-use super::params::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, CHECK_INTERVAL, MAX_PLY};
+use super::params::{CHECK_INTERVAL, MAX_PLY};
 use super::time::{Budget, Trend, soft_stop};
 use super::value::{INFINITE, MATE, is_mate_score};
-use super::{Report, SearchGame, SearchResult, SearchSetup};
+use super::{Report, SearchGame, SearchParams, SearchResult, SearchSetup};
 use crate::core::color::Color;
 use crate::core::moves::{GameMove, ListStore, MoveList};
 use crate::core::repetition::HistoryEntry;
@@ -55,6 +55,8 @@ pub(super) struct Worker<'a, G: SearchGame> {
     pub stopped: bool,
     start: Instant,
     pub lmr: Box<[[i32; 64]; 64]>,
+    /// The tuned numbers, copied from the setup at the start.
+    pub params: SearchParams,
     /// One move picker per ply, refilled at every node.
     pub pickers: Box<[MovePicker<G::Move>]>,
     /// The learned evaluation's accumulators by ply (ply 0, the root's, always computed when a
@@ -94,14 +96,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 in_check: root.in_check(),
             });
         }
-        let mut lmr = Box::new([[0i32; 64]; 64]);
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (super::params::LMR_BASE
-                    + (d as f64).ln() * (m as f64).ln() / super::params::LMR_DIVISOR)
-                    as i32;
-            }
-        }
+        let params = setup.params;
+        let lmr = Self::lmr_table(&params);
         let mut list = MoveList::<G::Move>::new();
         root.legal_moves(&mut list);
         let search = &setup.limits.searchmoves;
@@ -141,10 +137,24 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             stopped: false,
             start: Instant::now(),
             lmr,
+            params,
             pickers: (0..MAX_PLY + 4).map(|_| MovePicker::default()).collect(),
             acc: Self::root_accumulators(root, setup),
             deltas: vec![MoveDelta::default(); MAX_PLY + 4].into_boxed_slice(),
         }
+    }
+
+    /// The late-move reductions by depth and move number under `params`.
+    fn lmr_table(params: &SearchParams) -> Box<[[i32; 64]; 64]> {
+        let base = params.lmr_base as f64 / 100.0;
+        let divisor = params.lmr_divisor as f64 / 100.0;
+        let mut lmr = Box::new([[0i32; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
+            }
+        }
+        lmr
     }
 
     /// The accumulator stack, with the root's computed when a network is in use.
@@ -168,7 +178,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     #[inline]
     pub fn static_eval(&mut self, pos: &G, ply: usize) -> i32 {
         let Some(net) = self.setup.nnue else {
-            return pos.evaluate();
+            return pos.evaluate(&self.params);
         };
         let mut first = ply;
         while first > 0 && !self.acc[first].computed {
@@ -433,8 +443,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             for pv_idx in 0..multipv {
                 self.pv_idx = pv_idx;
                 let previous = self.root_moves[pv_idx].previous_score;
-                let mut delta = ASPIRATION_WINDOW;
-                let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH
+                let mut delta = self.params.aspiration_window;
+                let (mut alpha, mut beta) = if depth >= self.params.aspiration_min_depth
                     && !is_mate_score(previous)
                     && previous > -INFINITE
                 {

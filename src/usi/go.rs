@@ -55,6 +55,59 @@ impl GoParams {
     pub fn has_clock(&self) -> bool {
         self.time.iter().any(Option::is_some) || self.movetime.is_some() || self.byoyomi > 0
     }
+
+    /// True when the command has no limit of its own, so that only `stop` ends it: `go mate
+    /// infinite`, or a search without depth, nodes or clock (`go`, `go infinite`). A perft ends at
+    /// its depth.
+    pub fn is_open_ended(&self) -> bool {
+        match (self.perft, self.mate) {
+            (Some(_), _) => false,
+            (None, Some(limit)) => limit.is_none(),
+            (None, None) => {
+                self.depth.is_none()
+                    && self.nodes.is_none()
+                    && !self.has_clock()
+                    && !self.clock_given
+            }
+        }
+    }
+}
+
+/// The words `ponderhit` may bring: the clock of the move (as in `go`).
+const CLOCK_WORDS: [&str; 7] = [
+    "btime",
+    "wtime",
+    "byoyomi",
+    "binc",
+    "winc",
+    "movetime",
+    "movestogo",
+];
+
+/// What is wrong with the words after `ponderhit`, which may bring only the clock
+/// ([`CLOCK_WORDS`] with their numbers); empty when nothing is. The clock of the pondering `go` is
+/// kept when the words give none that can be read.
+pub fn ponderhit_problems(args: &str) -> Vec<String> {
+    let (_, warnings) = match parse(args) {
+        Ok(parsed) => parsed,
+        Err(e) => return vec![format!("ponderhit: {e}; the clock of the go is kept")],
+    };
+    let mut problems: Vec<String> = warnings
+        .into_iter()
+        .map(|w| format!("ponderhit: {w}"))
+        .collect();
+    let others: Vec<&str> = args
+        .split_ascii_whitespace()
+        .filter(|w| KEYWORDS.contains(w) && !CLOCK_WORDS.contains(w))
+        .collect();
+    if !others.is_empty() {
+        problems.push(format!(
+            "ponderhit takes only the clock ({}); ignored {}",
+            CLOCK_WORDS.join(", "),
+            others.join(", ")
+        ));
+    }
+    problems
 }
 
 /// The words of `go` (a `searchmoves` list ends at the first of them).
@@ -115,8 +168,11 @@ pub fn parse(args: &str) -> Result<(GoParams, Vec<String>), String> {
             "movestogo" => p.movestogo = Some(num(i, w)?),
             "depth" => p.depth = Some(count(i, w)?.min(1000) as i32),
             "nodes" => p.nodes = Some(count(i, w)?),
-            // Depths beyond `u32` are refused later with the others above the cap.
-            "perft" => p.perft = Some(count(i, w)?.min(u32::MAX as u64) as u32),
+            "perft" => {
+                let depth = count(i, w)?;
+                super::check_perft_depth(depth)?;
+                p.perft = Some(depth as u32);
+            }
             "mate" => {
                 p.mate = Some(match words.get(i + 1) {
                     Some(&"infinite") => None,
@@ -202,7 +258,52 @@ mod tests {
         }
         let (p, _) = parse("btime -5 wtime -1 byoyomi 100").unwrap();
         assert_eq!(p.time, [Some(0), Some(0)]);
-        assert_eq!(parse("perft 99999999999").unwrap().0.perft, Some(u32::MAX));
+        // A depth above the cap is refused as it was sent, however large.
+        for depth in ["65", "4294967297", "99999999999"] {
+            let e = parse(&format!("perft {depth}")).unwrap_err();
+            assert!(e.contains(&format!("perft depth {depth} is above")), "{e}");
+        }
+        assert_eq!(parse("perft 64").unwrap().0.perft, Some(64));
+    }
+
+    #[test]
+    fn ponderhit_takes_only_the_clock() {
+        assert!(ponderhit_problems("").is_empty());
+        assert!(ponderhit_problems("btime 100 wtime 200 byoyomi 1000").is_empty());
+        let p = ponderhit_problems("depth 3 btime 5");
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert!(p[0].contains("ignored depth"), "{p:?}");
+        let p = ponderhit_problems("*2!Gc");
+        assert!(p[0].contains("unknown go parameter '*2!Gc'"), "{p:?}");
+        let p = ponderhit_problems("btime x");
+        assert!(p[0].contains("btime needs a number"), "{p:?}");
+    }
+
+    #[test]
+    fn only_stop_ends_an_open_ended_command() {
+        let open = |args: &str| parse(args).unwrap().0.is_open_ended();
+        for args in [
+            "",
+            "infinite",
+            "ponder",
+            "mate infinite",
+            "searchmoves 7g7f",
+        ] {
+            assert!(open(args), "{args}");
+        }
+        for args in [
+            "depth 8",
+            "nodes 10",
+            "byoyomi 1000",
+            "binc 10",
+            "movetime 5",
+            "btime 0 wtime 0",
+            "mate 100",
+            "perft 3",
+            "infinite depth 3",
+        ] {
+            assert!(!open(args), "{args}");
+        }
     }
 
     #[test]

@@ -4,7 +4,11 @@
 //! Every problem with input is answered with `info string error: …`; the last good state is kept.
 //! `stop`, `ponderhit`, `isready` and `quit` are served while a search, a mate search or a perft
 //! runs. Words are separated by any ASCII whitespace (spaces, tabs) in every command. A line that
-//! is not valid UTF-8 is answered with an error and ignored.
+//! is not valid UTF-8 is answered with an error and ignored. Extra words after a command that
+//! takes none are reported, and the command is still carried out.
+//!
+//! At the end of input the running command finishes within its own limits and prints its answer
+//! before the engine exits (see [`Engine::end_of_input`]); `quit` exits at once.
 
 mod go;
 mod nana_tb;
@@ -116,6 +120,9 @@ pub struct Engine {
     nana_table: nana_tb::NanaTable,
     /// The learned evaluation's networks (`EvalFile`).
     networks: Networks,
+    /// True when the last `go` searches with no limit of its own (no depth, nodes or clock):
+    /// only `stop` would end it, so the end of input does.
+    open_ended: bool,
 }
 
 impl Engine {
@@ -135,6 +142,7 @@ impl Engine {
             last_go: GoParams::default(),
             nana_table: nana_tb::NanaTable::default(),
             networks: Networks::default(),
+            open_ended: false,
         }
     }
 
@@ -166,6 +174,29 @@ impl Engine {
         }
     }
 
+    /// At the end of input: lets the running command finish within its own limits (depth,
+    /// nodes, the clock, a mate search's time, a perft's depth) and print its answer, and returns
+    /// when it has. A search that only `stop` would end (`go infinite`, a `go ponder` not yet
+    /// hit, a `go` with no limit) is stopped at once and answers with what it has.
+    pub fn end_of_input(&mut self) {
+        if self.shared.pondering.load(Ordering::SeqCst) || self.open_ended {
+            self.request_stop();
+        }
+        if let Some(h) = self.search.take() {
+            let _ = h.join();
+        }
+    }
+
+    /// Reports the words after a command that takes none (the command is still carried out).
+    fn no_arguments(&self, cmd: &str, rest: &str) {
+        if !rest.is_empty() {
+            self.error(&format!(
+                "'{cmd}' takes no arguments; ignored '{}'",
+                excerpt(rest, 100)
+            ));
+        }
+    }
+
     /// Clears the stop flags for a new search (whose answer is then still to come).
     fn clear_stop(&self) {
         self.out.expect_answer();
@@ -181,9 +212,16 @@ impl Engine {
             .map_or((line, ""), |(c, r)| (c, r.trim_ascii()));
         match cmd {
             "" => {}
-            "usi" => self.usi(),
-            "isready" => self.isready(),
+            "usi" => {
+                self.no_arguments(cmd, rest);
+                self.usi();
+            }
+            "isready" => {
+                self.no_arguments(cmd, rest);
+                self.isready();
+            }
             "usinewgame" => {
+                self.no_arguments(cmd, rest);
                 self.finish_search();
                 self.tables.new_game();
             }
@@ -199,29 +237,49 @@ impl Engine {
                 }
             }
             "go" => self.go(rest),
-            "stop" => self.request_stop(),
-            "ponderhit" => self.ponderhit(rest),
+            "stop" => {
+                self.no_arguments(cmd, rest);
+                self.request_stop();
+            }
+            "ponderhit" => {
+                for problem in go::ponderhit_problems(rest) {
+                    self.error(&problem);
+                }
+                self.ponderhit(rest);
+            }
             "gameover" => {
+                if let Err(e) = gameover_result(rest) {
+                    self.error(&e);
+                }
                 self.finish_search();
                 self.tables.game_over();
             }
+            "help" => {
+                self.no_arguments(cmd, rest);
+                for l in HELP {
+                    self.say(l);
+                }
+            }
             "d" => {
+                self.no_arguments(cmd, rest);
                 let text = with_session!(&self.game, s => s.describe());
                 for l in text.lines() {
                     self.say(l);
                 }
             }
             "bench" => {
+                self.no_arguments(cmd, rest);
                 self.finish_search();
                 let out = self.out.clone();
                 crate::bench::run(None, &|l: &str| out.line(l));
             }
             "quit" => {
+                self.no_arguments(cmd, rest);
                 self.finish_search();
                 return false;
             }
             _ => self.error(&format!(
-                "unknown command '{}'; the line was ignored",
+                "unknown command '{}'; the line was ignored ('help' lists the commands)",
                 excerpt(cmd, 100)
             )),
         }
@@ -232,6 +290,9 @@ impl Engine {
         self.say(&format!("id name {ENGINE_NAME}"));
         self.say("id author the tsubame developers");
         for l in options::declarations(self.game.id()) {
+            self.say(&l);
+        }
+        for l in options::tuning_declarations(self.game.id(), self.options.tuning) {
             self.say(&l);
         }
         self.say("usiok");
@@ -431,9 +492,12 @@ impl Engine {
                 return;
             }
             Err(e) if rest.split_ascii_whitespace().any(|w| w == "mate") => {
-                self.error(&e);
-                self.say("checkmate nomate");
-                return;
+                // Still exactly one `checkmate` line, and a true one: the mate search runs
+                // without a time limit, as `go mate infinite` (the GUI may send `stop`).
+                self.error(&format!(
+                    "{e}; searching without a time limit, as 'go mate infinite'"
+                ));
+                go::parse("mate infinite").expect("a fixed go parses")
             }
             Err(e) => {
                 // Still exactly one bestmove: a quick, shallow search, held back as the command
@@ -451,6 +515,7 @@ impl Engine {
         for w in warnings {
             self.error(&w);
         }
+        self.open_ended = params.is_open_ended();
         if let Some(depth) = params.perft {
             if let Err(e) = check_perft_depth(depth) {
                 self.error(&e);
@@ -498,9 +563,9 @@ impl Engine {
         self.shared
             .pondering
             .store(params.ponder || params.infinite, Ordering::SeqCst);
-        crate::games::giveandtake::eval::set_weights(self.options.gt_weights);
         let job = SearchJob {
             params,
+            search_params: self.options.search_params(self.game.id()),
             options: self.options.clone(),
             tt: Arc::clone(&self.tables.tt),
             mate: Arc::clone(&self.tables.mate),
@@ -640,6 +705,8 @@ struct SearchJob {
     network: Option<Arc<crate::nnue::network::Network>>,
     /// The search threads' history tables, kept from move to move of a game.
     histories: Arc<search::HistoryPool>,
+    /// The search parameters of the game played, with the options' changes.
+    search_params: search::SearchParams,
 }
 
 impl SearchJob {
@@ -700,6 +767,7 @@ impl SearchJob {
             report: &report,
             nnue: self.network.as_deref(),
             histories: Some(&self.histories),
+            params: self.search_params,
         };
         let result = if declare {
             None
@@ -833,9 +901,34 @@ fn exact_mate_line<P: MateGame>(
     }
 }
 
-/// Refuses a perft depth above [`MAX_PERFT_DEPTH`].
-pub fn check_perft_depth(depth: u32) -> Result<(), String> {
-    if depth > MAX_PERFT_DEPTH {
+/// The commands of the USI loop, as `help` lists them.
+const HELP: &[&str] = &[
+    "info string commands: usi, isready, setoption name <id> [value <x>], usinewgame,",
+    "info string   position startpos|sfen <sfen> [moves <m>...],",
+    "info string   go [btime|wtime|binc|winc|byoyomi|movetime|movestogo <ms>] [depth <n>] [nodes <n>]",
+    "info string      [searchmoves <m>...] [ponder] [infinite], go mate <ms>|infinite, go perft <depth>,",
+    "info string   stop, ponderhit [clock words], gameover win|lose|draw, quit,",
+    "info string   d (show the position), bench (the node-count benchmark), help (this list)",
+    "info string at the end of input the running command finishes and answers, then the engine exits",
+];
+
+/// Checks the argument of `gameover`: exactly one of `win`, `lose`, `draw`.
+fn gameover_result(rest: &str) -> Result<(), String> {
+    match rest {
+        "win" | "lose" | "draw" => Ok(()),
+        "" => Err("gameover needs win, lose or draw; got nothing".into()),
+        other => Err(format!(
+            "gameover needs win, lose or draw; got '{}'",
+            excerpt(other, 100)
+        )),
+    }
+}
+
+/// Refuses a perft depth above [`MAX_PERFT_DEPTH`] (any size of number, so that the depth sent is
+/// the one named).
+pub fn check_perft_depth(depth: impl Into<u64>) -> Result<(), String> {
+    let depth = depth.into();
+    if depth > u64::from(MAX_PERFT_DEPTH) {
         return Err(format!(
             "perft depth {depth} is above the maximum {MAX_PERFT_DEPTH}; nothing was counted"
         ));
@@ -870,7 +963,8 @@ pub fn perft_report<P: Position>(
 }
 
 /// Runs the USI loop on `input` until `quit` or end of input, writing to `out`. Input is read on
-/// its own thread so that commands reach the engine while it searches.
+/// its own thread so that commands reach the engine while it searches. At the end of input the
+/// running command still finishes and answers ([`Engine::end_of_input`]).
 ///
 /// Lines are read as bytes: a line that is not valid UTF-8 is answered with an error and ignored;
 /// a read error counts as the end of input.
@@ -893,9 +987,9 @@ pub fn run<R: BufRead + Send + 'static>(mut input: R, out: Output) {
                 return;
             }
         }
-        let _ = tx.send(Ok("quit".into()));
     });
     let mut engine = Engine::new(out.clone());
+    let mut quit = false;
     for line in rx {
         let line = match line {
             Ok(line) => line,
@@ -910,12 +1004,18 @@ pub fn run<R: BufRead + Send + 'static>(mut input: R, out: Output) {
         let keep = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.handle(&line)));
         match keep {
             Ok(true) => {}
-            Ok(false) => break,
+            Ok(false) => {
+                quit = true;
+                break;
+            }
             Err(_) => engine.error(&format!(
                 "internal error while handling '{}'; state kept",
                 excerpt(&line, 100)
             )),
         }
+    }
+    if !quit {
+        engine.end_of_input();
     }
 }
 

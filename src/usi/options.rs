@@ -1,6 +1,9 @@
 //! The engine's USI options: their declarations for `usi`, their values, and checked updates.
 
 use crate::core::rules::choice;
+use std::collections::BTreeMap;
+
+use crate::core::search_params::{SearchParams, TUNABLES, tunable};
 use crate::games::giveandtake::eval as gt_eval;
 use crate::games::{EveryGameRules, GameId};
 use crate::search::time::TimeOptions;
@@ -31,6 +34,11 @@ pub struct Options {
     pub eval_file: String,
     /// `GiveAndTakeWeights`: the weights of Give and Take's evaluation (for tuning matches).
     pub gt_weights: [i32; gt_eval::FEATURES],
+    /// `Tuning`: the `usi` answer also declares the search parameters ([`TUNABLES`]).
+    pub tuning: bool,
+    /// The search parameters set by `setoption` (by their names in [`TUNABLES`]); they replace
+    /// the defaults of whichever game is played, and stay through `USI_Variant` changes.
+    pub search_overrides: BTreeMap<&'static str, i32>,
 }
 
 impl Default for Options {
@@ -47,6 +55,8 @@ impl Default for Options {
             nnue: true,
             eval_file: String::new(),
             gt_weights: gt_eval::WEIGHTS,
+            tuning: false,
+            search_overrides: BTreeMap::new(),
         }
     }
 }
@@ -118,6 +128,17 @@ pub fn declarations(current_game: GameId) -> Vec<String> {
     .collect()
 }
 
+/// The `option` lines that follow [`declarations`]: `Tuning`, and with `tuning` on the search
+/// parameters, each with `game`'s default.
+pub fn tuning_declarations(game: GameId, tuning: bool) -> Vec<String> {
+    let mut lines = vec!["option name Tuning type check default false".to_string()];
+    if tuning {
+        let defaults = game.default_params();
+        lines.extend(TUNABLES.iter().map(|t| t.declaration(&defaults)));
+    }
+    lines
+}
+
 /// What a `setoption` did.
 #[derive(Debug, PartialEq, Eq)]
 pub enum SetResult {
@@ -161,6 +182,16 @@ impl Options {
     /// An invalid or missing value leaves the option unchanged and returns why (an empty value is
     /// valid only for `NanaTablebase`, where it means no table).
     pub fn set(&mut self, name: &str, value: &str) -> Result<SetResult, String> {
+        if let Some(t) = tunable(name) {
+            let range = (t.min as u64, t.max as u64);
+            let v = number(t.name, value, range)? as i32;
+            self.search_overrides.insert(t.name, v);
+            return Ok(SetResult::Set);
+        }
+        if name.eq_ignore_ascii_case("Tuning") {
+            self.tuning = boolean(name, value)?;
+            return Ok(SetResult::Set);
+        }
         match name.to_ascii_lowercase().as_str() {
             "usi_hash" | "hash" => self.hash_mib = number(name, value, HASH_RANGE)? as usize,
             "threads" => self.threads = number(name, value, threads_range())? as usize,
@@ -195,6 +226,22 @@ impl Options {
             _ => return Ok(SetResult::Unknown),
         }
         Ok(SetResult::Set)
+    }
+}
+
+impl Options {
+    /// The search parameters for `game`: its defaults, its evaluation weights where options set
+    /// them (`GiveAndTakeWeights`), and the parameters set by `setoption`.
+    pub fn search_params(&self, game: GameId) -> SearchParams {
+        let mut params = game.default_params();
+        if game == GameId::GiveAndTake {
+            params = gt_eval::with_weights(params, self.gt_weights);
+        }
+        for (name, &v) in &self.search_overrides {
+            let t = tunable(name).expect("overrides are stored under tunable names");
+            (t.set)(&mut params, v);
+        }
+        params
     }
 }
 

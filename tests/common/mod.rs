@@ -8,6 +8,7 @@ use std::process::{Child, Command, Stdio};
 
 use tsubame::bench::search_position;
 use tsubame::games::Game;
+use tsubame::rng::Rng;
 use tsubame::search::tt::TranspositionTable;
 use tsubame::search::{Limits, Shared};
 
@@ -23,20 +24,6 @@ pub fn tsv(name: &str) -> Vec<Vec<String>> {
         .filter(|l| !l.trim().is_empty())
         .map(|l| l.split('\t').map(str::to_string).collect())
         .collect()
-}
-
-/// A tiny deterministic random generator (64-bit LCG) for random play in tests.
-pub struct Lcg(pub u64);
-
-impl Lcg {
-    /// A number below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
 }
 
 /// The move (USI text, empty for none) that one thread chooses in `pos` within `limits`, searched
@@ -130,7 +117,7 @@ pub fn assert_moves_partition<G: Game>(pos: &G) {
 pub fn random_walk<G: Game + Clone>(start: &G, plies: usize, seed: u64, mut visit: impl FnMut(&G)) {
     use tsubame::core::moves::{ListStore, MoveList};
 
-    let mut rng = Lcg(seed);
+    let mut rng = Rng::new(seed);
     let mut pos = start.clone();
     visit(&pos);
     for _ in 0..plies {
@@ -142,5 +129,21 @@ pub fn random_walk<G: Game + Clone>(start: &G, plies: usize, seed: u64, mut visi
             pos.play(list[rng.below(list.len())]);
         }
         visit(&pos);
+    }
+}
+
+/// Asserts that game `G` refuses each SFEN of `refused` with an error that contains its text, and
+/// accepts each SFEN of `accepted`.
+pub fn assert_sfens<G: Game>(refused: &[(&str, &str)], accepted: &[&str]) {
+    for (sfen, says) in refused {
+        match G::from_sfen(sfen) {
+            Err(e) => assert!(e.to_string().contains(says), "{sfen}: {e}"),
+            Ok(_) => panic!("{sfen} was accepted; expected: {says}"),
+        }
+    }
+    for sfen in accepted {
+        if let Err(e) = G::from_sfen(sfen) {
+            panic!("{sfen} was refused: {e}");
+        }
     }
 }

@@ -6,11 +6,10 @@
 //! giveandtake` (docs/rules.md §6 gives the commands); [`Features`] is what both the engine and
 //! the trainer compute, so the two can never disagree on a count.
 
-use std::sync::atomic::{AtomicI32, Ordering};
-
 use super::movegen::{DIRS, far_rank, step};
 use super::position::{GiveAndTake, bit};
 use crate::core::color::Color;
+use crate::core::search_params::{EVAL_PARAMS, SearchParams};
 
 /// Number of evaluation features.
 pub const FEATURES: usize = 7;
@@ -40,35 +39,24 @@ pub const KING: usize = 1;
 /// - `tempo`: having the move.
 pub const WEIGHTS: [i32; FEATURES] = [68, 315, 16, 4, 0, 49, 10];
 
-/// The weights in use: [`WEIGHTS`] unless the USI option `GiveAndTakeWeights` changed them
-/// (for tuning matches). One set for the whole process, read by every search thread.
-static ACTIVE: [AtomicI32; FEATURES] = {
-    let mut active = [const { AtomicI32::new(0) }; FEATURES];
-    let mut i = 0;
-    while i < FEATURES {
-        active[i] = AtomicI32::new(WEIGHTS[i]);
-        i += 1;
-    }
-    active
-};
+const _: () = assert!(
+    FEATURES <= EVAL_PARAMS,
+    "the weights fit the evaluation's slots"
+);
 
-/// The weights the evaluation uses now.
+/// The weights of the evaluation in `params`: Give and Take keeps them in the first [`FEATURES`]
+/// slots of [`SearchParams::eval`] ([`WEIGHTS`] in its default, changed by the USI option
+/// `GiveAndTakeWeights` for tuning matches).
 #[inline]
-pub fn weights() -> [i32; FEATURES] {
-    std::array::from_fn(|i| ACTIVE[i].load(Ordering::Relaxed))
+pub fn weights_of(params: &SearchParams) -> [i32; FEATURES] {
+    std::array::from_fn(|i| params.eval[i])
 }
 
-/// The weight in use of feature `i`.
-#[inline]
-pub fn weight(i: usize) -> i32 {
-    ACTIVE[i].load(Ordering::Relaxed)
-}
-
-/// Makes the evaluation use `w` (set between searches, never during one).
-pub fn set_weights(w: [i32; FEATURES]) {
-    for (a, v) in ACTIVE.iter().zip(w) {
-        a.store(v, Ordering::Relaxed);
-    }
+/// `params` with the evaluation's weights `w`.
+pub fn with_weights(params: SearchParams, w: [i32; FEATURES]) -> SearchParams {
+    let mut p = params;
+    p.eval[..FEATURES].copy_from_slice(&w);
+    p
 }
 
 /// Reads weights written as [`FEATURES`] integers separated by commas (the form of the option
@@ -175,12 +163,11 @@ impl GiveAndTake {
         f
     }
 
-    /// The evaluation in centipawns for the side to move: the features weighed by the weights
-    /// in use ([`weights`]).
-    pub fn weighed(&self) -> i32 {
+    /// The evaluation in centipawns for the side to move: the features weighed by `weights`.
+    pub fn weighed(&self, weights: &[i32; FEATURES]) -> i32 {
         self.features()
             .iter()
-            .zip(weights())
+            .zip(weights)
             .map(|(&f, w)| f * w)
             .sum()
     }

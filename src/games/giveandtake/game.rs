@@ -4,13 +4,14 @@
 
 use std::fmt::Write;
 
-use super::eval::{KING, MAN, weight};
+use super::eval::{KING, MAN, WEIGHTS, weights_of, with_weights};
 use super::movegen::GtMove;
 use super::position::{GiveAndTake, START_FEN, bit, square_name};
 use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::moves::{GameMove, MoveList};
 use crate::core::search_game::SearchGame;
+use crate::core::search_params::SearchParams;
 use crate::error::{MoveError, SfenError};
 use crate::mate::MateGame;
 
@@ -57,14 +58,16 @@ impl GameMove for GtMove {
 }
 
 impl GiveAndTake {
-    /// The value of the piece on `sq` (a man or a king), 0 for an empty square.
+    /// The value of the piece on `sq` (a man or a king), 0 for an empty square, by the built-in
+    /// weights: move ordering, static exchange and delta pruning keep these values whatever
+    /// weights the evaluation is given.
     fn piece_value(&self, sq: u8) -> i32 {
         if self.occupied() & bit(sq) == 0 {
             0
         } else if self.kings() & bit(sq) != 0 {
-            weight(KING)
+            WEIGHTS[KING]
         } else {
-            weight(MAN)
+            WEIGHTS[MAN]
         }
     }
 }
@@ -218,8 +221,13 @@ impl SearchGame for GiveAndTake {
         next.capture_obliged()
     }
 
-    fn evaluate(&self) -> i32 {
-        self.weighed()
+    fn evaluate(&self, params: &SearchParams) -> i32 {
+        self.weighed(&weights_of(params))
+    }
+
+    /// The search's defaults, with the evaluation's built-in [`WEIGHTS`].
+    fn default_params() -> SearchParams {
+        with_weights(SearchParams::default(), WEIGHTS)
     }
 
     fn is_capture(&self, mv: GtMove) -> bool {

@@ -111,13 +111,7 @@ mod tests {
 
     #[test]
     fn positions_of_random_games_survive_packing() {
-        let mut seed = 7u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::rng::Rng::new(7);
         let mut checked = 0;
         for _ in 0..20 {
             let mut pos = GiveAndTake::startpos();
@@ -136,7 +130,7 @@ mod tests {
                 if list.is_empty() {
                     break;
                 }
-                let mv = list[(next() % list.len() as u64) as usize];
+                let mv = list[rng.below(list.len())];
                 pos.play(mv);
             }
         }

@@ -171,7 +171,7 @@ impl GiveAndTake {
         for (color, name) in [(Color::White, "White"), (Color::Black, "Black")] {
             if pos.pieces(color).count_ones() > 16 {
                 return Err(SfenError::Illegal(format!(
-                    "{name} has {} pieces; a player has at most 16",
+                    "{name} has {} men and kings on the board, but the set has 16 per player",
                     pos.pieces(color).count_ones()
                 )));
             }
@@ -339,7 +339,7 @@ mod tests {
             ("8/8/8/8/8/8/8/8 w -", "missing"),
             ("8/8/8/8/8/8/8/8 w - 1 x", "unexpected"),
             ("8/8/8/8/8/8/8/K7 w - 1", "not to move has no piece"),
-            ("mmmmmmmm/mmmmmmmm/m7/8/8/8/8/K7 w - 1", "at most 16"),
+            ("mmmmmmmm/mmmmmmmm/m7/8/8/8/8/K7 w - 1", "17 men and kings"),
         ] {
             let e = GiveAndTake::from_fen(fen).unwrap_err().to_string();
             assert!(e.contains(says), "{fen}: {e}");

@@ -62,7 +62,7 @@ impl SearchGame for Nana {
         next.in_check()
     }
 
-    fn evaluate(&self) -> i32 {
+    fn evaluate(&self, _: &crate::core::search_params::SearchParams) -> i32 {
         let s = self.side_score(Color::Black) - self.side_score(Color::White);
         TEMPO
             + match self.side_to_move() {

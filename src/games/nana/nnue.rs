@@ -113,13 +113,13 @@ pub fn delta(pos: &Nana, mv: Move, perspective: Color) -> Delta {
 mod tests {
     use super::*;
     use crate::core::moves::MoveList;
-    use rand::{RngExt, SeedableRng};
+    use crate::rng::Rng;
 
     /// Along random games, applying each move's delta to the set of active features gives the
     /// features computed from scratch, in both perspectives, and every feature is in range.
     #[test]
     fn deltas_follow_random_games() {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+        let mut rng = Rng::new(9);
         let mut checked = 0;
         for _ in 0..300 {
             let mut pos = Nana::startpos();
@@ -129,7 +129,7 @@ mod tests {
                 if list.is_empty() {
                     break;
                 }
-                let mv = list[rng.random_range(0..list.len())];
+                let mv = list[rng.below(list.len())];
                 let mut sets = Color::ALL.map(|c| {
                     let mut f = Vec::new();
                     active(&pos, c, &mut f);

@@ -1,17 +1,17 @@
 //! The nana shogi position: pieces with their states, hands, side to move, incremental hash; SFEN and
 //! move text.
 
-use std::fmt::Write;
-
 use super::attacks::{GEOMETRY, TABLES};
-use super::types::{Hand, KIND_COUNT, Kind, Piece, State};
+use super::types::{Hand, Kind, Piece, State};
 use crate::core::bitboard::Bitboard;
 use crate::core::color::{ByColor, Color};
 use crate::core::game::Position;
 use crate::core::moves::{Move, MoveList};
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::{RuleOptions, Verdict};
-use crate::core::square::Square;
+pub(super) use crate::core::sfen::color_name;
+use crate::core::sfen::{self, SfenBoard};
+use crate::core::square::{Geometry, Square};
 use crate::core::zobrist::ZOBRIST;
 use crate::error::{MoveError, SfenError};
 use crate::mate::MateGame;
@@ -37,14 +37,6 @@ pub struct Nana {
     pub(super) checkers: Bitboard,
     pub(super) key: u64,
     pub(super) move_number: u32,
-}
-
-/// The English name of a colour, for messages.
-pub(super) fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
 }
 
 /// A square as text, such as `2b`.
@@ -204,132 +196,6 @@ impl Nana {
         }
     }
 
-    fn parse_board(&mut self, text: &str) -> Result<(), SfenError> {
-        let geo = GEOMETRY;
-        let rows: Vec<&str> = text.split('/').collect();
-        if rows.len() != geo.ranks as usize {
-            return Err(SfenError::Board(format!(
-                "{} ranks given, {} expected",
-                rows.len(),
-                geo.ranks
-            )));
-        }
-        for (r, row) in rows.iter().enumerate() {
-            let rank_name = (b'a' + r as u8) as char;
-            let too_long = || {
-                SfenError::Board(format!(
-                    "rank {rank_name} has more than {} squares",
-                    geo.files
-                ))
-            };
-            let mut file = geo.files as i32; // next file to fill, counting down to 1
-            for ch in row.chars() {
-                if let Some(d) = ch.to_digit(10) {
-                    if d == 0 {
-                        return Err(SfenError::Board(format!(
-                            "rank {rank_name}: empty run of 0"
-                        )));
-                    }
-                    file -= d as i32;
-                    if file < 0 {
-                        return Err(too_long());
-                    }
-                    continue;
-                }
-                if ch == '+' {
-                    return Err(SfenError::Board(format!(
-                        "rank {rank_name}: nana shogi has no promoted pieces ('+')"
-                    )));
-                }
-                let state = State::from_letter(ch).ok_or_else(|| {
-                    SfenError::Board(format!(
-                        "rank {rank_name}: unknown piece letter '{ch}' (K R C W I B T M D)"
-                    ))
-                })?;
-                if file < 1 {
-                    return Err(too_long());
-                }
-                let color = if ch.is_ascii_uppercase() {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                if state == State::King && self.kings[color].is_some() {
-                    return Err(SfenError::Illegal(format!(
-                        "two {} kings",
-                        color_name(color)
-                    )));
-                }
-                self.put(
-                    geo.square(file as u8 - 1, r as u8),
-                    Piece::new(color, state),
-                );
-                file -= 1;
-            }
-            if file != 0 {
-                return Err(SfenError::Board(format!(
-                    "rank {rank_name} has {} squares, {} expected",
-                    geo.files as i32 - file,
-                    geo.files
-                )));
-            }
-        }
-        Ok(())
-    }
-
-    fn parse_hand(&mut self, text: &str) -> Result<(), SfenError> {
-        if text == "-" {
-            return Ok(());
-        }
-        let mut count: Option<u32> = None;
-        let mut seen = [[false; KIND_COUNT]; 2];
-        for ch in text.chars() {
-            if let Some(d) = ch.to_digit(10) {
-                let c = count.unwrap_or(0) * 10 + d;
-                if c > 99 {
-                    return Err(SfenError::Hand(format!("count too large in '{text}'")));
-                }
-                count = Some(c);
-                continue;
-            }
-            let kind = Kind::from_hand_letter(ch).ok_or_else(|| {
-                SfenError::Hand(if State::from_letter(ch).is_some() {
-                    format!(
-                        "'{ch}' is a cube state; a cube in hand has none and is written R \
-                         (orthogonal) or B (diagonal)"
-                    )
-                } else {
-                    format!("unknown piece letter '{ch}' (K R B)")
-                })
-            })?;
-            let color = if ch.is_ascii_uppercase() {
-                Color::Black
-            } else {
-                Color::White
-            };
-            let n = count.take().unwrap_or(1);
-            if n == 0 {
-                return Err(SfenError::Hand(format!("zero count before '{ch}'")));
-            }
-            if std::mem::replace(&mut seen[color.index()][kind.index()], true) {
-                return Err(SfenError::Hand(format!("'{ch}' appears twice")));
-            }
-            if n > kind.in_set() as u32 {
-                return Err(SfenError::Hand(format!(
-                    "{n} of '{ch}' but the set has {}",
-                    kind.in_set()
-                )));
-            }
-            for _ in 0..n {
-                self.add_hand(color, kind);
-            }
-        }
-        if count.is_some() {
-            return Err(SfenError::Hand(format!("'{text}' ends with a count")));
-        }
-        Ok(())
-    }
-
     /// Checks what a well-formed SFEN may still get wrong: one king per player (on the board or in
     /// hand), at most two cubes of each kind, and the enemy king left capturable.
     fn validate(&self) -> Result<(), SfenError> {
@@ -357,28 +223,7 @@ impl Nana {
                 }
             }
         }
-        let mut totals = [0u32; KIND_COUNT];
-        for sq in self.occupied() {
-            totals[self.piece_at(sq).state().kind().index()] += 1;
-        }
-        for c in Color::ALL {
-            for k in Kind::ALL {
-                totals[k.index()] += self.hands[c].count(k) as u32;
-            }
-        }
-        for k in [Kind::Orthogonal, Kind::Diagonal] {
-            if totals[k.index()] > k.in_set() as u32 {
-                return Err(SfenError::Illegal(format!(
-                    "{} {} cubes but the set has {}",
-                    totals[k.index()],
-                    match k {
-                        Kind::Orthogonal => "orthogonal",
-                        _ => "diagonal",
-                    },
-                    k.in_set()
-                )));
-            }
-        }
+        sfen::check_piece_set(self)?;
         if let Some(k) = self.kings[!self.side]
             && self.attackers_to(k, self.side, self.occupied()).any()
         {
@@ -388,27 +233,66 @@ impl Nana {
         }
         Ok(())
     }
+}
 
-    fn hand_sfen(&self) -> String {
-        let mut s = String::new();
-        for c in Color::ALL {
-            for k in Kind::ALL {
-                let n = self.hands[c].count(k);
-                if n > 1 {
-                    let _ = write!(s, "{n}");
-                }
-                if n > 0 {
-                    s.push(match c {
-                        Color::Black => k.letter(),
-                        Color::White => k.letter().to_ascii_lowercase(),
-                    });
-                }
+/// Nana shogi's pieces as SFEN writes them, for the shared board-and-hands helpers.
+impl SfenBoard for Nana {
+    type Piece = Piece;
+    type HandKind = Kind;
+    const GAME: &'static str = "nana shogi";
+    const GEOMETRY: Geometry = GEOMETRY;
+    const PROMOTION: bool = false;
+    const HAND_ORDER: &'static [Kind] = &Kind::ALL;
+
+    fn board_piece(color: Color, letter: char, _promoted: bool) -> Result<Piece, String> {
+        State::from_letter(letter)
+            .map(|state| Piece::new(color, state))
+            .ok_or_else(|| format!("unknown piece letter '{letter}' (K R C W I B T M D)"))
+    }
+
+    fn is_king(piece: Piece) -> bool {
+        piece.state() == State::King
+    }
+
+    fn counted_as(piece: Piece) -> Option<Kind> {
+        Some(piece.state().kind())
+    }
+
+    fn write_piece(piece: Piece, out: &mut String) {
+        out.push(piece.letter());
+    }
+
+    fn hand_kind(letter: char) -> Result<Kind, String> {
+        Kind::from_hand_letter(letter).ok_or_else(|| {
+            if State::from_letter(letter).is_some() {
+                format!(
+                    "'{letter}' is a cube state; a cube in hand has none and is written R \
+                     (orthogonal) or B (diagonal)"
+                )
+            } else {
+                format!("unknown piece letter '{letter}' (K R B)")
             }
-        }
-        if s.is_empty() {
-            s.push('-');
-        }
-        s
+        })
+    }
+
+    fn hand_letter(kind: Kind) -> char {
+        kind.letter()
+    }
+
+    fn kind_name(kind: Kind) -> &'static str {
+        kind.plural()
+    }
+
+    fn in_set(kind: Kind) -> u32 {
+        kind.in_set() as u32
+    }
+
+    fn piece_on(&self, sq: Square) -> Option<Piece> {
+        Some(self.piece_at(sq)).filter(|p| !p.is_none())
+    }
+
+    fn held(&self, color: Color, kind: Kind) -> u32 {
+        self.hands[color].count(kind) as u32
     }
 }
 
@@ -422,14 +306,14 @@ impl Position for Nana {
     }
 
     fn from_sfen(sfen: &str) -> Result<Self, SfenError> {
-        let fields = crate::core::sfen::split(sfen)?;
+        let fields = sfen::split(sfen)?;
         let mut pos = Nana::empty();
-        pos.parse_board(fields.board)?;
+        sfen::parse_board::<Self>(fields.board, |sq, piece| pos.put(sq, piece))?;
         pos.side = fields.side;
         if pos.side == Color::White {
             pos.key ^= ZOBRIST.side;
         }
-        pos.parse_hand(fields.hand)?;
+        sfen::parse_hand::<Self>(fields.hand, |color, kind| pos.add_hand(color, kind))?;
         pos.move_number = fields.move_number;
         pos.validate()?;
         pos.checkers = pos.compute_checkers();
@@ -437,37 +321,7 @@ impl Position for Nana {
     }
 
     fn to_sfen(&self) -> String {
-        let geo = GEOMETRY;
-        let mut s = String::new();
-        for r in 0..geo.ranks {
-            if r > 0 {
-                s.push('/');
-            }
-            let mut run = 0;
-            for f in (0..geo.files).rev() {
-                let p = self.piece_at(geo.square(f, r));
-                if p.is_none() {
-                    run += 1;
-                } else {
-                    if run > 0 {
-                        let _ = write!(s, "{run}");
-                        run = 0;
-                    }
-                    s.push(p.letter());
-                }
-            }
-            if run > 0 {
-                let _ = write!(s, "{run}");
-            }
-        }
-        let _ = write!(
-            s,
-            " {} {} {}",
-            self.side.sfen_char(),
-            self.hand_sfen(),
-            self.move_number
-        );
-        s
+        sfen::to_sfen(self, self.side, self.move_number)
     }
 
     #[inline(always)]
@@ -581,42 +435,7 @@ impl Position for Nana {
     }
 
     fn diagram(&self) -> String {
-        let geo = GEOMETRY;
-        let mut s = String::new();
-        let hand_line = |c: Color| -> String {
-            let h = self.hands[c];
-            let parts: Vec<String> = Kind::ALL
-                .iter()
-                .filter(|&&k| h.count(k) > 0)
-                .map(|&k| format!("{}{}", k.letter(), h.count(k)))
-                .collect();
-            if parts.is_empty() {
-                "-".into()
-            } else {
-                parts.join(" ")
-            }
-        };
-        let _ = writeln!(s, "White hand: {}", hand_line(Color::White));
-        let files: String = (0..geo.files)
-            .rev()
-            .map(|f| format!("  {}", f + 1))
-            .collect();
-        let _ = writeln!(s, "{files}");
-        for r in 0..geo.ranks {
-            let mut line = String::new();
-            for f in (0..geo.files).rev() {
-                let p = self.piece_at(geo.square(f, r));
-                if p.is_none() {
-                    line.push_str("  .");
-                } else {
-                    let _ = write!(line, "  {}", p.letter());
-                }
-            }
-            let _ = writeln!(s, "{line}  {}", (b'a' + r) as char);
-        }
-        let _ = writeln!(s, "Black hand: {}", hand_line(Color::Black));
-        let _ = write!(s, "Side to move: {}", color_name(self.side));
-        s
+        sfen::diagram(self, self.side)
     }
 }
 

@@ -150,6 +150,15 @@ impl Kind {
         }
     }
 
+    /// The kind's name in the plural, for messages.
+    pub const fn plural(self) -> &'static str {
+        match self {
+            Kind::King => "kings",
+            Kind::Orthogonal => "orthogonal cubes",
+            Kind::Diagonal => "diagonal cubes",
+        }
+    }
+
     /// The kind written with `letter` (either case) in a hand; state letters other than R and B are not.
     pub fn from_hand_letter(letter: char) -> Option<Kind> {
         Some(match letter.to_ascii_uppercase() {

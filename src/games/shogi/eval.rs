@@ -159,7 +159,7 @@ impl<V: Variant> crate::core::search_game::SearchGame for Board<V> {
     }
 
     #[inline]
-    fn evaluate(&self) -> i32 {
+    fn evaluate(&self, _: &crate::core::search_params::SearchParams) -> i32 {
         Board::evaluate(self)
     }
 

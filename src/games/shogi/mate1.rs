@@ -179,7 +179,7 @@ mod tests {
     use crate::core::moves::MoveList;
     use crate::games::minishogi::Mini;
     use crate::games::shogi::{Shogi, Standard};
-    use rand::{RngExt, SeedableRng};
+    use crate::rng::Rng;
 
     /// Every legal move that mates at once, by brute force.
     fn mating_moves<P: Position<Move = Move>>(pos: &P) -> Vec<Move> {
@@ -220,7 +220,7 @@ mod tests {
     /// Along random games, every move the test returns mates, and it finds every mate in one that
     /// is a drop or a move next to the king (the kinds it looks for).
     fn agrees_with_brute_force<V: Variant>(games: usize, seed: u64) -> usize {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut rng = Rng::new(seed);
         let mut found = 0;
         for _ in 0..games {
             let mut pos = Board::<V>::startpos();
@@ -244,7 +244,7 @@ mod tests {
                     }
                 }
                 // On with a uniformly random move.
-                let mv = list[rng.random_range(0..list.len())];
+                let mv = list[rng.below(list.len())];
                 pos.play(mv);
             }
         }

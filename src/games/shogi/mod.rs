@@ -40,8 +40,9 @@ pub trait Variant:
     /// The start position.
     const START_SFEN: &'static str;
     /// How many pieces of each unpromoted kind the game's set holds (pawn, lance, knight, silver,
-    /// bishop, rook, gold, king). A hand holding more of a kind is refused, and so is any piece of a
-    /// kind with 0; the board alone may hold more (test positions with four bishops exist).
+    /// bishop, rook, gold, king). A position with more of a kind, on the board and in both hands
+    /// together (promoted pieces counted as their unpromoted kind), is refused, and so is any piece
+    /// of a kind with 0; fewer is fine (tsume problems leave pieces out).
     const PIECE_SET: [u8; 8];
     /// The evaluation weights.
     const EVAL: eval::EvalWeights;
@@ -114,7 +115,7 @@ impl Variant for Standard {
         "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
         "ln1g3nl/1r1sk1gb1/p1pppp1pp/1p4p2/9/2P1P1P2/PPSP1P1PP/1BK2S1R1/LN1G1G1NL b - 15",
         "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
-        "ln3k2l/1r2gs3/p1pp1p1pp/4p1p2/1p5P1/2P1P4/PPSP1PP1P/1BG1G2R1/LN2K1SNL w BGSNPsp 40",
+        "ln3k2l/1r2gs3/p1pp1p1pp/4p1p2/1p5P1/2P1P4/PPSP1PP1P/1BG1G2R1/LN2K1SNL w BGNs 40",
         "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
         "lr5nl/2g1kg3/p1nsppsp1/2pp2p1p/1p5P1/2PPPSP1P/PPS2P3/1KG1G2R1/LN5NL b Bb 33",
     ];

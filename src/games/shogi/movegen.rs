@@ -689,7 +689,7 @@ mod tests {
     use crate::core::game::Position;
     use crate::games::minishogi::Mini;
     use crate::games::shogi::Standard;
-    use rand::{RngExt, SeedableRng};
+    use crate::rng::Rng;
 
     /// Calls `check` at each position along `games` random games of `V` (up to 160 plies each);
     /// returns how many positions were in check and how many had a drop among their moves.
@@ -698,7 +698,7 @@ mod tests {
         seed: u64,
         mut check: impl FnMut(&Board<V>, &MoveList),
     ) -> (usize, usize) {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut rng = Rng::new(seed);
         let (mut checks, mut drops) = (0, 0);
         for _ in 0..games {
             let mut pos = Board::<V>::startpos();
@@ -711,7 +711,7 @@ mod tests {
                 checks += pos.in_check() as usize;
                 drops += list.iter().any(|m| m.is_drop()) as usize;
                 check(&pos, &list);
-                pos.play(list[rng.random_range(0..list.len())]);
+                pos.play(list[rng.below(list.len())]);
             }
         }
         (checks, drops)

@@ -186,19 +186,19 @@ mod incremental {
     use crate::games::minishogi::Mini;
     use crate::games::shogi::Standard;
     use crate::nnue::network::Network;
-    use rand::{RngExt, SeedableRng};
+    use crate::rng::Rng;
 
     /// A network with random weights for `V`.
     fn random_network<V: Variant>(seed: u64) -> Network {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut rng = Rng::new(seed);
         let (f, h) = (Layout::<V>::FEATURES, 16);
         Network {
             game: V::NAME.into(),
             features: f,
             hidden: h,
-            ft_weights: (0..f * h).map(|_| rng.random_range(-200..200)).collect(),
-            ft_bias: (0..h).map(|_| rng.random_range(-100..100)).collect(),
-            out_weights: (0..2 * h).map(|_| rng.random_range(-64..64)).collect(),
+            ft_weights: (0..f * h).map(|_| rng.range(-200..200)).collect(),
+            ft_bias: (0..h).map(|_| rng.range(-100..100)).collect(),
+            out_weights: (0..2 * h).map(|_| rng.range(-64..64)).collect(),
             out_bias: 0,
         }
     }
@@ -207,7 +207,7 @@ mod incremental {
     /// the accumulators computed from scratch, in both perspectives.
     fn incremental_equals_refresh<V: Variant>(games: usize, seed: u64) {
         let net = random_network::<V>(seed);
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut rng = Rng::new(seed);
         let mut checked = 0;
         for _ in 0..games {
             let mut pos = Board::<V>::startpos();
@@ -223,7 +223,7 @@ mod incremental {
                 if list.is_empty() {
                     break;
                 }
-                let mv = list[rng.random_range(0..list.len())];
+                let mv = list[rng.below(list.len())];
                 for c in Color::ALL {
                     let d = Layout::<V>::delta(&pos, mv, c);
                     net.update(&mut acc[c.index()], &d.removed, &d.added);
@@ -285,7 +285,7 @@ mod incremental {
     /// Along random games, the mirrored features of each position are the features of the
     /// position mirrored left to right, in both perspectives.
     fn mirrored_features_match<V: Variant>(games: usize, seed: u64) {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut rng = Rng::new(seed);
         let mut checked = 0;
         for _ in 0..games {
             let mut pos = Board::<V>::startpos();
@@ -310,7 +310,7 @@ mod incremental {
                 if list.is_empty() {
                     break;
                 }
-                pos.play(list[rng.random_range(0..list.len())]);
+                pos.play(list[rng.below(list.len())]);
             }
         }
         assert!(checked > games * 20);

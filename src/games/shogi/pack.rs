@@ -147,8 +147,8 @@ mod tests {
 
     /// Packs and unpacks every position of random games: the same position comes back.
     fn round_trip<G: Packable>(games: usize, seed: u64) {
-        use rand::{RngExt, SeedableRng};
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        use crate::rng::Rng;
+        let mut rng = Rng::new(seed);
         let mut buf = vec![0u8; G::PACKED_LEN];
         let mut positions = 0;
         for _ in 0..games {
@@ -165,7 +165,7 @@ mod tests {
                 if list.is_empty() {
                     break;
                 }
-                pos.play(list[rng.random_range(0..list.len())]);
+                pos.play(list[rng.below(list.len())]);
             }
         }
         assert!(positions > games * 10);

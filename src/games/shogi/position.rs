@@ -1,17 +1,17 @@
 //! The shogi-family position: pieces, hands, side to move, incremental hash; SFEN and move text.
 
-use std::fmt::Write;
 use std::marker::PhantomData;
 
 use super::Variant;
-use super::types::{HAND_KIND_COUNT, Hand, KIND_COUNT, Kind, PASS, Piece};
+use super::types::{Hand, KIND_COUNT, Kind, PASS, Piece};
 use crate::core::bitboard::Bitboard;
 use crate::core::color::{ByColor, Color};
 use crate::core::game::Position;
 use crate::core::moves::{Move, MoveList};
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::{RuleOptions, Verdict};
-use crate::core::square::{MAX_SQUARES, Square};
+use crate::core::sfen::{self, SfenBoard};
+use crate::core::square::{Geometry, MAX_SQUARES, Square};
 use crate::core::zobrist::{MAX_HAND_COUNT, ZOBRIST, Zobrist};
 use crate::error::{MoveError, SfenError};
 use crate::mate::MateGame;
@@ -337,154 +337,13 @@ impl<V: Variant> Board<V> {
         }
     }
 
-    fn parse_board(&mut self, text: &str) -> Result<(), SfenError> {
-        let geo = V::GEOMETRY;
-        let rows: Vec<&str> = text.split('/').collect();
-        if rows.len() != geo.ranks as usize {
-            return Err(SfenError::Board(format!(
-                "{} ranks given, {} expected",
-                rows.len(),
-                geo.ranks
-            )));
-        }
-        for (r, row) in rows.iter().enumerate() {
-            let rank_name = (b'a' + r as u8) as char;
-            let mut file = geo.files as i32; // next file to fill, counting down to 1
-            let mut promoted = false;
-            for ch in row.chars() {
-                if let Some(d) = ch.to_digit(10) {
-                    if promoted {
-                        return Err(SfenError::Board(format!(
-                            "rank {rank_name}: '+' must be followed by a piece letter"
-                        )));
-                    }
-                    if d == 0 {
-                        return Err(SfenError::Board(format!(
-                            "rank {rank_name}: empty run of 0"
-                        )));
-                    }
-                    file -= d as i32;
-                } else if ch == '+' {
-                    if promoted {
-                        return Err(SfenError::Board(format!("rank {rank_name}: '++'")));
-                    }
-                    promoted = true;
-                    continue;
-                } else {
-                    let kind = Kind::from_letter(ch).ok_or_else(|| {
-                        SfenError::Board(format!("rank {rank_name}: unknown piece letter '{ch}'"))
-                    })?;
-                    let kind = if promoted {
-                        if !kind.can_promote() {
-                            return Err(SfenError::Board(format!(
-                                "rank {rank_name}: '{ch}' cannot be promoted"
-                            )));
-                        }
-                        kind.promoted()
-                    } else {
-                        kind
-                    };
-                    if file < 1 {
-                        return Err(SfenError::Board(format!(
-                            "rank {rank_name} has more than {} squares",
-                            geo.files
-                        )));
-                    }
-                    let color = if ch.is_ascii_uppercase() {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    if kind == Kind::King && self.kings[color].is_some() {
-                        return Err(SfenError::Illegal(format!(
-                            "two {} kings",
-                            if color == Color::Black {
-                                "Black"
-                            } else {
-                                "White"
-                            }
-                        )));
-                    }
-                    self.put(geo.square(file as u8 - 1, r as u8), Piece::new(color, kind));
-                    file -= 1;
-                }
-                promoted = false;
-                if file < 0 {
-                    return Err(SfenError::Board(format!(
-                        "rank {rank_name} has more than {} squares",
-                        geo.files
-                    )));
-                }
-            }
-            if promoted {
-                return Err(SfenError::Board(format!("rank {rank_name} ends with '+'")));
-            }
-            if file != 0 {
-                return Err(SfenError::Board(format!(
-                    "rank {rank_name} has {} squares, {} expected",
-                    geo.files as i32 - file,
-                    geo.files
-                )));
-            }
-        }
-        Ok(())
-    }
-
-    fn parse_hand(&mut self, text: &str) -> Result<(), SfenError> {
-        if text == "-" {
-            return Ok(());
-        }
-        let mut count: Option<u32> = None;
-        let mut seen = [[false; HAND_KIND_COUNT]; 2];
-        for ch in text.chars() {
-            if let Some(d) = ch.to_digit(10) {
-                let c = count.unwrap_or(0) * 10 + d;
-                if c > 99 {
-                    return Err(SfenError::Hand(format!("count too large in '{text}'")));
-                }
-                count = Some(c);
-                continue;
-            }
-            let kind = Kind::from_letter(ch)
-                .ok_or_else(|| SfenError::Hand(format!("unknown piece letter '{ch}'")))?;
-            if kind == Kind::King {
-                return Err(SfenError::Hand("a king cannot be held in hand".into()));
-            }
-            let color = if ch.is_ascii_uppercase() {
-                Color::Black
-            } else {
-                Color::White
-            };
-            let n = count.take().unwrap_or(1);
-            if n == 0 {
-                return Err(SfenError::Hand(format!("zero count before '{ch}'")));
-            }
-            let max = V::PIECE_SET[kind.index()] as u32;
-            if n > max {
-                return Err(SfenError::Hand(format!(
-                    "{n} '{ch}' in hand, but {} has {max} of that piece",
-                    V::NAME
-                )));
-            }
-            if std::mem::replace(&mut seen[color.index()][kind.index()], true) {
-                return Err(SfenError::Hand(format!("'{ch}' appears twice")));
-            }
-            for _ in 0..n {
-                self.add_hand(color, kind);
-            }
-        }
-        if count.is_some() {
-            return Err(SfenError::Hand(format!("'{text}' ends with a count")));
-        }
-        Ok(())
-    }
-
-    /// Checks what a well-formed SFEN may still get wrong: kinds the game lacks, dead pieces, nifu,
-    /// and a king left in check by the player who just moved.
+    /// Checks what a well-formed SFEN may still get wrong: kinds the game lacks, more pieces of a
+    /// kind than the set has, dead pieces, nifu, and a king left in check by the player who just
+    /// moved.
     fn validate(&self) -> Result<(), SfenError> {
         let t = V::tables();
-        // Test positions may hold more pieces on the board than one set has (four bishops, say),
-        // but a piece kind the game does not have is refused.
+        // A piece kind the game does not have is refused by name, then a kind with more pieces on
+        // the board and in hand than the set has.
         for sq in self.occupied() {
             let k = self.piece_at(sq).kind().unpromoted();
             if V::PIECE_SET[k.index()] == 0 {
@@ -495,6 +354,7 @@ impl<V: Variant> Board<V> {
                 )));
             }
         }
+        sfen::check_piece_set(self)?;
         for c in Color::ALL {
             let ci = c.index();
             let dead = (self.pieces(c, Kind::Pawn) & t.last_rank[ci])
@@ -529,37 +389,6 @@ impl<V: Variant> Board<V> {
         Ok(())
     }
 
-    fn hand_sfen(&self) -> String {
-        const ORDER: [Kind; 7] = [
-            Kind::Rook,
-            Kind::Bishop,
-            Kind::Gold,
-            Kind::Silver,
-            Kind::Knight,
-            Kind::Lance,
-            Kind::Pawn,
-        ];
-        let mut s = String::new();
-        for c in Color::ALL {
-            for k in ORDER {
-                let n = self.hands[c].count(k);
-                if n > 1 {
-                    let _ = write!(s, "{n}");
-                }
-                if n > 0 {
-                    s.push(match c {
-                        Color::Black => k.letter(),
-                        Color::White => k.letter().to_ascii_lowercase(),
-                    });
-                }
-            }
-        }
-        if s.is_empty() {
-            s.push('-');
-        }
-        s
-    }
-
     fn square_text(sq: Square) -> String {
         V::GEOMETRY.square_name(sq).iter().collect()
     }
@@ -579,6 +408,76 @@ impl<V: Variant> Board<V> {
     }
 }
 
+/// Shogi's pieces as SFEN writes them, for the shared board-and-hands helpers.
+impl<V: Variant> SfenBoard for Board<V> {
+    type Piece = Piece;
+    type HandKind = Kind;
+    const GAME: &'static str = V::NAME;
+    const GEOMETRY: Geometry = V::GEOMETRY;
+    const PROMOTION: bool = true;
+    const HAND_ORDER: &'static [Kind] = &[
+        Kind::Rook,
+        Kind::Bishop,
+        Kind::Gold,
+        Kind::Silver,
+        Kind::Knight,
+        Kind::Lance,
+        Kind::Pawn,
+    ];
+
+    fn board_piece(color: Color, letter: char, promoted: bool) -> Result<Piece, String> {
+        let kind =
+            Kind::from_letter(letter).ok_or_else(|| format!("unknown piece letter '{letter}'"))?;
+        if !promoted {
+            Ok(Piece::new(color, kind))
+        } else if kind.can_promote() {
+            Ok(Piece::new(color, kind.promoted()))
+        } else {
+            Err(format!("'{letter}' cannot be promoted"))
+        }
+    }
+
+    fn is_king(piece: Piece) -> bool {
+        piece.kind() == Kind::King
+    }
+
+    fn counted_as(piece: Piece) -> Option<Kind> {
+        Some(piece.kind().unpromoted()).filter(|&k| k != Kind::King)
+    }
+
+    fn write_piece(piece: Piece, out: &mut String) {
+        out.push_str(&piece.sfen());
+    }
+
+    fn hand_kind(letter: char) -> Result<Kind, String> {
+        match Kind::from_letter(letter) {
+            None => Err(format!("unknown piece letter '{letter}'")),
+            Some(Kind::King) => Err("a king cannot be held in hand".into()),
+            Some(kind) => Ok(kind),
+        }
+    }
+
+    fn hand_letter(kind: Kind) -> char {
+        kind.letter()
+    }
+
+    fn kind_name(kind: Kind) -> &'static str {
+        kind.plural()
+    }
+
+    fn in_set(kind: Kind) -> u32 {
+        V::PIECE_SET[kind.index()] as u32
+    }
+
+    fn piece_on(&self, sq: Square) -> Option<Piece> {
+        Some(self.piece_at(sq)).filter(|p| !p.is_none())
+    }
+
+    fn held(&self, color: Color, kind: Kind) -> u32 {
+        self.hands[color].count(kind) as u32
+    }
+}
+
 impl<V: Variant> Position for Board<V> {
     const NAME: &'static str = V::NAME;
     type Move = Move;
@@ -589,14 +488,14 @@ impl<V: Variant> Position for Board<V> {
     }
 
     fn from_sfen(sfen: &str) -> Result<Self, SfenError> {
-        let fields = crate::core::sfen::split(sfen)?;
+        let fields = sfen::split(sfen)?;
         let mut pos = Board::empty();
-        pos.parse_board(fields.board)?;
+        sfen::parse_board::<Self>(fields.board, |sq, piece| pos.put(sq, piece))?;
         pos.side = fields.side;
         if pos.side == Color::White {
             pos.key ^= ZOBRIST.side;
         }
-        pos.parse_hand(fields.hand)?;
+        sfen::parse_hand::<Self>(fields.hand, |color, kind| pos.add_hand(color, kind))?;
         pos.move_number = fields.move_number;
         pos.validate()?;
         pos.checkers = pos.compute_checkers();
@@ -605,37 +504,7 @@ impl<V: Variant> Position for Board<V> {
     }
 
     fn to_sfen(&self) -> String {
-        let geo = V::GEOMETRY;
-        let mut s = String::new();
-        for r in 0..geo.ranks {
-            if r > 0 {
-                s.push('/');
-            }
-            let mut run = 0;
-            for f in (0..geo.files).rev() {
-                let p = self.piece_at(geo.square(f, r));
-                if p.is_none() {
-                    run += 1;
-                } else {
-                    if run > 0 {
-                        let _ = write!(s, "{run}");
-                        run = 0;
-                    }
-                    s.push_str(&p.sfen());
-                }
-            }
-            if run > 0 {
-                let _ = write!(s, "{run}");
-            }
-        }
-        let _ = write!(
-            s,
-            " {} {} {}",
-            self.side.sfen_char(),
-            self.hand_sfen(),
-            self.move_number
-        );
-        s
+        sfen::to_sfen(self, self.side, self.move_number)
     }
 
     #[inline(always)]
@@ -766,50 +635,7 @@ impl<V: Variant> Position for Board<V> {
     }
 
     fn diagram(&self) -> String {
-        let geo = V::GEOMETRY;
-        let mut s = String::new();
-        let hand_line = |c: Color| -> String {
-            let h = self.hands[c];
-            let parts: Vec<String> = Kind::HAND
-                .iter()
-                .rev()
-                .filter(|&&k| h.count(k) > 0)
-                .map(|&k| format!("{}{}", k.letter(), h.count(k)))
-                .collect();
-            if parts.is_empty() {
-                "-".into()
-            } else {
-                parts.join(" ")
-            }
-        };
-        let _ = writeln!(s, "White hand: {}", hand_line(Color::White));
-        let files: String = (0..geo.files)
-            .rev()
-            .map(|f| format!("  {}", f + 1))
-            .collect();
-        let _ = writeln!(s, "{files}");
-        for r in 0..geo.ranks {
-            let mut line = String::new();
-            for f in (0..geo.files).rev() {
-                let p = self.piece_at(geo.square(f, r));
-                if p.is_none() {
-                    line.push_str("  .");
-                } else {
-                    let _ = write!(line, "{:>3}", p.sfen());
-                }
-            }
-            let _ = writeln!(s, "{line}  {}", (b'a' + r) as char);
-        }
-        let _ = writeln!(s, "Black hand: {}", hand_line(Color::Black));
-        let _ = write!(
-            s,
-            "Side to move: {}",
-            match self.side {
-                Color::Black => "Black",
-                Color::White => "White",
-            }
-        );
-        s
+        sfen::diagram(self, self.side)
     }
 }
 

@@ -131,6 +131,26 @@ impl Kind {
         }
     }
 
+    /// The kind's name in the plural, for messages ("pawns", "horses").
+    pub const fn plural(self) -> &'static str {
+        match self {
+            Kind::Pawn => "pawns",
+            Kind::Lance => "lances",
+            Kind::Knight => "knights",
+            Kind::Silver => "silvers",
+            Kind::Bishop => "bishops",
+            Kind::Rook => "rooks",
+            Kind::Gold => "golds",
+            Kind::King => "kings",
+            Kind::ProPawn => "tokins",
+            Kind::ProLance => "promoted lances",
+            Kind::ProKnight => "promoted knights",
+            Kind::ProSilver => "promoted silvers",
+            Kind::Horse => "horses",
+            Kind::Dragon => "dragons",
+        }
+    }
+
     /// The unpromoted kind written with `letter` (either case).
     pub fn from_letter(letter: char) -> Option<Kind> {
         Some(match letter.to_ascii_uppercase() {

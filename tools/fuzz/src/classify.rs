@@ -28,6 +28,9 @@ pub struct Go {
     /// The command has a negative or non-numeric number, or an unknown word: the engine must say so
     /// with an `info string`.
     pub bad: bool,
+    /// `go mate` with a missing or bad limit: the engine says so and searches as `go mate
+    /// infinite` (so `mate` is `Some(None)`).
+    pub bad_mate: bool,
 }
 
 impl Go {
@@ -92,6 +95,9 @@ pub enum Cmd {
     Go(Go),
     /// A plain word that is no command: refused with an `info string`.
     Unknown,
+    /// A command with extra or wrong words (`stop now`, `gameover 3`): the engine reports them
+    /// with an `info string` and still does the command.
+    Flawed(Box<Cmd>),
     /// Anything the fuzzer does not read (see the module comment); also commands it never sends
     /// on purpose (`bench`).
     Raw,
@@ -159,10 +165,15 @@ fn parse_go(words: &[&str]) -> Option<Go> {
                         "movestogo" => {}
                         _ => g.clock = Some(g.clock.unwrap_or(0).max(v)),
                     },
+                    // A bad mate limit: the engine searches without one.
+                    Err(true) if w == "mate" => {
+                        g.mate = Some(None);
+                        g.bad_mate = true;
+                    }
                     Err(true) => {
                         g.bad = true;
-                        // A bad number makes a mate or perft request unclear: leave it to the engine.
-                        if w == "perft" || w == "mate" {
+                        // A bad number makes a perft request unclear: leave it to the engine.
+                        if w == "perft" {
                             return None;
                         }
                     }
@@ -183,6 +194,11 @@ fn parse_go(words: &[&str]) -> Option<Go> {
     {
         return None;
     }
+    // A bad mate limit with anything else wrong, or with a perft, is left to the engine too.
+    if g.bad_mate && (g.bad || g.perft.is_some() || words.contains(&"perft")) {
+        return None;
+    }
+    g.bad |= g.bad_mate;
     Some(g)
 }
 
@@ -200,14 +216,22 @@ pub fn classify(line: &[u8]) -> Cmd {
     }
     let words: Vec<&str> = text.split(' ').collect();
     let rest = &words[1..];
+    let bare = |cmd: Cmd| {
+        if rest.is_empty() {
+            cmd
+        } else {
+            Cmd::Flawed(Box::new(cmd))
+        }
+    };
     match words[0] {
-        "usi" if rest.is_empty() => Cmd::Usi,
-        "isready" if rest.is_empty() => Cmd::IsReady,
-        "usinewgame" if rest.is_empty() => Cmd::UsiNewGame,
-        "stop" if rest.is_empty() => Cmd::Stop,
+        "usi" => bare(Cmd::Usi),
+        "isready" => bare(Cmd::IsReady),
+        "usinewgame" => bare(Cmd::UsiNewGame),
+        "stop" => bare(Cmd::Stop),
+        "d" => bare(Cmd::D),
+        "gameover" if matches!(rest, ["win"] | ["lose"] | ["draw"]) => Cmd::Gameover,
+        "gameover" => Cmd::Flawed(Box::new(Cmd::Gameover)),
         "quit" if rest.is_empty() => Cmd::Quit,
-        "d" if rest.is_empty() => Cmd::D,
-        "gameover" => Cmd::Gameover,
         "ponderhit" => match parse_go(rest) {
             Some(g)
                 if !g.bad
@@ -290,6 +314,7 @@ pub fn kind_name(cmd: &Cmd) -> &'static str {
         Cmd::Position { .. } | Cmd::BadPosition => "position",
         Cmd::Go(_) => "go",
         Cmd::Unknown => "unknown",
+        Cmd::Flawed(cmd) => kind_name(cmd),
         Cmd::Raw => "raw",
     }
 }
@@ -363,5 +388,25 @@ mod tests {
             Cmd::Ponderhit(Some(6))
         );
         assert!(maybe_quit(b"  quit\r") && !maybe_quit(b"quitx"));
+    }
+
+    #[test]
+    fn extra_words_and_bad_mate_limits_are_flaws_the_command_survives() {
+        assert_eq!(classify(b"stop *2!Gc"), Cmd::Flawed(Box::new(Cmd::Stop)));
+        assert_eq!(
+            classify(b"isready now"),
+            Cmd::Flawed(Box::new(Cmd::IsReady))
+        );
+        assert_eq!(
+            classify(b"gameover 3"),
+            Cmd::Flawed(Box::new(Cmd::Gameover))
+        );
+        assert_eq!(classify(b"gameover"), Cmd::Flawed(Box::new(Cmd::Gameover)));
+        assert_eq!(classify(b"gameover lose"), Cmd::Gameover);
+        for line in [&b"go mate"[..], b"go mate -1", b"go mate soon"] {
+            let Cmd::Go(g) = classify(line) else { panic!() };
+            assert!(g.bad && g.bad_mate && g.mate == Some(None) && !g.bounded());
+        }
+        assert_eq!(classify(b"go perft 3 mate x"), Cmd::Raw);
     }
 }

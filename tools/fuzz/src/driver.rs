@@ -220,6 +220,10 @@ pub struct Driver {
     /// The lines of this step that must get an `info string`.
     bad_lines: Vec<String>,
     info_strings: u64,
+    /// Texts that an `info string` of this step must contain (say the perft depth sent).
+    expect_texts: Vec<String>,
+    /// The `info string` lines of this step.
+    info_texts: Vec<String>,
     quitting: bool,
     maybe_exit: bool,
     last_line: String,
@@ -248,6 +252,8 @@ impl Driver {
             expect_errors: 0,
             bad_lines: Vec::new(),
             info_strings: 0,
+            expect_texts: Vec::new(),
+            info_texts: Vec::new(),
             quitting: false,
             maybe_exit: false,
             last_line: String::new(),
@@ -282,10 +288,13 @@ impl Driver {
         self.expect_errors = 0;
         self.bad_lines.clear();
         self.info_strings = 0;
+        self.expect_texts.clear();
+        self.info_texts.clear();
         self.raw_roots.clear();
         for action in step {
             match action {
                 Action::Send(line) => self.send_line(line)?,
+                Action::Close => return self.close_input(),
                 Action::Sleep(ms) => {
                     if self.engine.is_some() {
                         let until = Instant::now() + Duration::from_millis(*ms);
@@ -366,6 +375,14 @@ impl Driver {
         let cmd = classify(line);
         *self.stats.sent.entry(kind_name(&cmd)).or_default() += 1;
         let errors_before = self.expect_errors;
+        // A flawed command is reported, then carried out.
+        let cmd = match cmd {
+            Cmd::Flawed(cmd) => {
+                self.expect_errors += 1;
+                *cmd
+            }
+            cmd => cmd,
+        };
         match &cmd {
             Cmd::Raw => {
                 self.raw_roots.push(self.model.pos.clone());
@@ -385,6 +402,7 @@ impl Driver {
             }
             Cmd::Unknown | Cmd::BadSetOption | Cmd::BadPosition => self.expect_errors += 1,
             Cmd::Quit => self.end_searches(),
+            Cmd::Flawed(_) => unreachable!("unwrapped above"),
             Cmd::Stop | Cmd::D | Cmd::Ponderhit(_) => {}
             Cmd::SetOption { name, value } => self.setoption(name, value),
             Cmd::Position { sfen, moves } => {
@@ -437,6 +455,12 @@ impl Driver {
             "ponder" => "usi_ponder",
             other => other,
         };
+        if key == "evalfile" && value.starts_with("/dev/") {
+            // A device is never read as a network.
+            self.expect_errors += 1;
+            self.expect_texts.push("is not a regular file".into());
+            return;
+        }
         if key == "usi_variant" {
             match Game::parse(value) {
                 Some(g) => {
@@ -525,8 +549,10 @@ impl Driver {
         }
         if let Some(depth) = g.perft {
             if depth > u64::from(tsubame::core::perft::MAX_PERFT_DEPTH) {
-                // Refused with an error; nothing is counted.
+                // Refused with an error naming the depth sent; nothing is counted.
                 self.expect_errors += 1;
+                self.expect_texts
+                    .push(format!("perft depth {depth} is above the maximum"));
                 return;
             }
             let game = self.model.game();
@@ -583,6 +609,50 @@ impl Driver {
         }
         self.outstanding.clear();
         self.perfts.clear();
+        self.d_expect.clear();
+        Ok(())
+    }
+
+    /// At the end of input: the engine must answer every search, mate search and perft it owes
+    /// (those waiting for `stop` are stopped by the end of input), then exit.
+    fn close_input(&mut self) -> Result<(), Failure> {
+        self.ensure_engine()?;
+        self.end_searches();
+        self.engine.as_mut().expect("started").close_input();
+        let deadline = Instant::now() + self.cfg.deadline;
+        loop {
+            let event = self.engine.as_mut().expect("started").next_event(deadline);
+            match event {
+                Some(Event::Line(t, l)) => self.on_line(t, &l)?,
+                Some(Event::Eof) => break,
+                None => {
+                    return fail(
+                        "hang",
+                        format!(
+                            "the engine still runs {} ms after the end of its input (pending: {:?})",
+                            self.cfg.deadline.as_millis(),
+                            self.pending()
+                        ),
+                    );
+                }
+            }
+        }
+        if !self.outstanding.is_empty() || !self.perfts.is_empty() {
+            return fail(
+                "eof-unanswered",
+                format!(
+                    "the engine exited at the end of its input without answering: {:?}",
+                    self.pending()
+                ),
+            );
+        }
+        let mut engine = self.engine.take().expect("started");
+        if engine.wait_exit(self.cfg.quit_within).is_none() {
+            return fail(
+                "slow-quit",
+                "output closed at the end of input but the process lives on".into(),
+            );
+        }
         self.d_expect.clear();
         Ok(())
     }
@@ -667,6 +737,19 @@ impl Driver {
                     self.expect_errors,
                     self.info_strings,
                     self.bad_lines.join("', '")
+                ),
+            );
+        }
+        if let Some(missing) = self
+            .expect_texts
+            .iter()
+            .find(|want| !self.info_texts.iter().any(|t| t.contains(want.as_str())))
+        {
+            return fail(
+                "wrong-error-reply",
+                format!(
+                    "no info string says '{missing}'; they were: {:?}",
+                    self.info_texts
                 ),
             );
         }
@@ -770,6 +853,7 @@ impl Driver {
             Some("checkmate") => self.on_checkmate(t, &words)?,
             Some("info") if words.get(1) == Some(&"string") => {
                 self.info_strings += 1;
+                self.info_texts.push(text.to_string());
                 // `info string perft D stopped: …` ends a perft cut short by `stop`.
                 if words.get(2) == Some(&"perft") && words.get(4) == Some(&"stopped:") {
                     self.perfts.pop_front();

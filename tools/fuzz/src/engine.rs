@@ -106,6 +106,14 @@ impl Engine {
         Ok(Instant::now())
     }
 
+    /// Closes the engine's standard input: the end of input.
+    pub fn close_input(&mut self) {
+        if self.verbose {
+            eprintln!(">> (end of input)");
+        }
+        self.stdin = None;
+    }
+
     /// The next output event, waiting until `deadline`; `None` when the deadline passed.
     pub fn next_event(&mut self, deadline: Instant) -> Option<Event> {
         let wait = deadline.saturating_duration_since(Instant::now());

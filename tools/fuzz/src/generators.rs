@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use crate::driver::Model;
 use crate::games::{FuzzGame, Game, Pos};
-use crate::rng::Rng;
 use crate::trace::{Action, Step};
+use tsubame::rng::Rng;
 
 /// Declares the generator kinds: variant, `--skip` name, weight, and what it does.
 macro_rules! kinds {
@@ -65,6 +65,9 @@ kinds! {
     TbStdin => "tb-stdin", 1, "NanaTablebase=/dev/stdin (and /dev/zero with --dangerous)";
     PerftHuge => "perft-huge", 1, "go perft with a huge depth, then stop and isready";
     HashHuge => "hash-huge", 1, "only with --dangerous: USI_Hash 65536 with go mate and isready";
+    Extra => "extra-words", 2, "extra words after usi, isready, usinewgame, stop, d; gameover variants; bad go mate limits";
+    EvalDevice => "eval-device", 1, "EvalFile=/dev/stdin and /dev/zero (refused without reading), then isready";
+    Eof => "eof", 2, "the end of input while a search, mate search or perft runs: answered, then exit";
 }
 
 /// Positions to set, per game.
@@ -232,7 +235,7 @@ impl Gen {
             Kind::Game => self.game_step(&mut s, model, last_bestmove),
             Kind::Search => self.search_step(&mut s, model),
             Kind::Infinite => {
-                for _ in 0..self.rng.range(1, 4) {
+                for _ in 0..self.rng.range(1..=4) {
                     s.push(send(self.position_line(model, true)));
                     s.push(send("go infinite"));
                     s.push(self.sleep(60));
@@ -244,12 +247,12 @@ impl Gen {
                 let go = match self.rng.below(4) {
                     0 => "go infinite".to_string(),
                     1 => "go ponder btime 1000 wtime 1000 byoyomi 100".to_string(),
-                    2 => format!("go depth {}", self.rng.range(10, 40)),
-                    _ => format!("go nodes {}", self.rng.range(100, 10_000_000)),
+                    2 => format!("go depth {}", self.rng.range(10..=40)),
+                    _ => format!("go nodes {}", self.rng.range(100..=10_000_000)),
                 };
                 s.push(send(go));
                 s.push(self.sleep(20));
-                for _ in 0..self.rng.range(3, 40) {
+                for _ in 0..self.rng.range(3..=40) {
                     s.push(send(if self.rng.chance(50) {
                         "stop"
                     } else {
@@ -298,7 +301,14 @@ impl Gen {
                 }
             }
             Kind::PerftHuge => {
-                let d = *self.rng.pick(&["1000", "64", "20", "4294967295"]);
+                let d = *self.rng.pick(&[
+                    "1000",
+                    "64",
+                    "20",
+                    "4294967295",
+                    "4294967297",
+                    "99999999999",
+                ]);
                 s.push(send(format!("go perft {d}")));
                 s.push(self.sleep(20));
                 s.push(send("stop"));
@@ -312,7 +322,7 @@ impl Gen {
                 s.push(send(line));
             }
             Kind::Garbage => {
-                for _ in 0..self.rng.range(1, 3) {
+                for _ in 0..self.rng.range(1..=3) {
                     let line = self.garbage();
                     s.push(send(line));
                 }
@@ -340,7 +350,7 @@ impl Gen {
                 if !line.contains(" moves") {
                     line.push_str(" moves");
                 }
-                for _ in 0..self.rng.range(1, 3) {
+                for _ in 0..self.rng.range(1..=3) {
                     let bad = match self.rng.below(8) {
                         0 => "7g7f".to_string(),
                         1 => "P*1a".to_string(),
@@ -383,7 +393,7 @@ impl Gen {
                     "bogus",
                 ];
                 let mut line = "go".to_string();
-                for _ in 0..self.rng.range(1, 5) {
+                for _ in 0..self.rng.range(1..=5) {
                     line.push(' ');
                     let k = self.rng.pick(&keys[..]).to_string();
                     line.push_str(&k);
@@ -426,7 +436,7 @@ impl Gen {
                 }));
             }
             Kind::Misc => {
-                for _ in 0..self.rng.range(1, 4) {
+                for _ in 0..self.rng.range(1..=4) {
                     let l = *self.rng.pick(&[
                         "usi",
                         "isready",
@@ -490,7 +500,7 @@ impl Gen {
                     5 => b"\t\r\x0b\x0c".to_vec(),
                     _ => {
                         let mut l = base.clone();
-                        let at = self.rng.below(l.len() as u64 + 1) as usize;
+                        let at = self.rng.below(l.len() + 1);
                         l.insert(at, *self.rng.pick(&[0u8, 7, 8, 0x1b, 0x7f]));
                         l
                     }
@@ -510,7 +520,7 @@ impl Gen {
                     b"\xfe\xfe\xff",
                 ];
                 let junk = *self.rng.pick(&choices);
-                let at = self.rng.below(base.len() as u64 + 1) as usize;
+                let at = self.rng.below(base.len() + 1);
                 let line = [&base[..at], junk, &base[at..]].concat();
                 if safe(&line, &self.cfg) {
                     s.push(send(line));
@@ -557,6 +567,64 @@ impl Gen {
                 };
                 self.tablebase(&mut s, v);
             }
+            Kind::Extra => {
+                for _ in 0..self.rng.range(1..=4) {
+                    let cmd = *self.rng.pick(&[
+                        "usi",
+                        "isready",
+                        "usinewgame",
+                        "stop",
+                        "d",
+                        "gameover",
+                        "go mate",
+                    ]);
+                    let extra = match cmd {
+                        "gameover" => self.rng.pick(&["", "3", "foo bar", "win now", "Win"]),
+                        "go mate" => self.rng.pick(&["", "-1", "soon", "1.5"]),
+                        _ => self.rng.pick(&["now", "*2!Gc", "please", "1", "stop"]),
+                    }
+                    .to_string();
+                    if cmd == "go mate" {
+                        s.push(send(self.position_line(model, true)));
+                    }
+                    let line = if extra.is_empty() {
+                        cmd.to_string()
+                    } else {
+                        format!("{cmd} {extra}")
+                    };
+                    s.push(send(line));
+                    if cmd == "go mate" {
+                        s.push(self.sleep(50));
+                        s.push(send("stop"));
+                    }
+                }
+            }
+            Kind::EvalDevice => {
+                let device = *self
+                    .rng
+                    .pick(&["/dev/stdin", "/dev/zero", "/proc/self/fd/0"]);
+                s.push(send(format!("setoption name EvalFile value {device}")));
+                s.push(send("isready"));
+                s.push(send(self.quick_go()));
+            }
+            Kind::Eof => {
+                s.push(send(self.position_line(model, true)));
+                let go = match self.rng.below(8) {
+                    0 => format!("go depth {}", self.rng.range(1..=5)),
+                    1 => format!("go nodes {}", self.rng.range(1..=20_000)),
+                    2 => format!("go movetime {}", self.rng.range(1..=300)),
+                    3 => format!("go btime 0 wtime 0 byoyomi {}", self.rng.range(1..=300)),
+                    4 => format!("go mate {}", self.rng.range(1..=500)),
+                    5 => "go infinite".to_string(),
+                    6 => "go ponder btime 100 wtime 100 byoyomi 100".to_string(),
+                    _ => format!("go perft {}", self.rng.range(1..=3)),
+                };
+                s.push(send(go));
+                if self.rng.chance(50) {
+                    s.push(self.sleep(30));
+                }
+                s.push(Action::Close);
+            }
             Kind::HashHuge => {
                 if self.cfg.dangerous {
                     s.push(send("setoption name USI_Hash value 65536"));
@@ -593,7 +661,7 @@ impl Gen {
         match self.rng.below(3) {
             0 => self.rng.pick(&WORDS).to_string(),
             1 => self.rng.pick(&EXTREMES).to_string(),
-            _ => (0..self.rng.range(1, 8))
+            _ => (0..self.rng.range(1..=8))
                 .map(|_| (b'a' + self.rng.below(26) as u8) as char)
                 .collect(),
         }
@@ -603,15 +671,15 @@ impl Gen {
         loop {
             let line: Vec<u8> = match self.rng.below(3) {
                 0 => (0..self.rng.below(80))
-                    .map(|_| self.rng.range(0x20, 0x7e) as u8)
+                    .map(|_| self.rng.range(0x20..=0x7e) as u8)
                     .collect(),
-                1 => (0..self.rng.range(1, 8))
+                1 => (0..self.rng.range(1..=8))
                     .map(|_| self.word())
                     .collect::<Vec<_>>()
                     .join(" ")
                     .into_bytes(),
                 _ => (0..self.rng.below(40))
-                    .map(|_| self.rng.range(1, 0x7f) as u8)
+                    .map(|_| self.rng.range(1..=0x7f) as u8)
                     .filter(|&b| b != b'\n')
                     .collect(),
             };
@@ -635,7 +703,7 @@ impl Gen {
                     "MaxMovesToDraw",
                     "SlowMover"
                 ]),
-                self.rng.range(1, 2)
+                self.rng.range(1..=2)
             ),
             5 => "go btime 100 wtime 100 byoyomi 10".to_string(),
             6 => self
@@ -651,22 +719,22 @@ impl Gen {
     fn mutated(&mut self, line: &[u8], sfen: bool) -> Vec<u8> {
         for _ in 0..20 {
             let mut l = line.to_vec();
-            for _ in 0..self.rng.range(1, 4) {
-                let at = self.rng.below(l.len() as u64 + 1) as usize;
+            for _ in 0..self.rng.range(1..=4) {
+                let at = self.rng.below(l.len() + 1);
                 let ch = if sfen {
                     *self.rng.pick(b"plnsgbrkPLNSGBRK+-/ 0123456789bw*")
                 } else {
-                    self.rng.range(0x20, 0x7e) as u8
+                    self.rng.range(0x20..=0x7e) as u8
                 };
                 match self.rng.below(7) {
                     0 if at < l.len() => l[at] = ch,
                     1 => l.insert(at, ch),
                     2 if at < l.len() => {
-                        let n = self.rng.range(1, 8) as usize;
+                        let n = self.rng.range(1..=8) as usize;
                         l.drain(at..(at + n).min(l.len()));
                     }
                     3 if at < l.len() => {
-                        let n = (self.rng.range(1, 12) as usize).min(l.len() - at);
+                        let n = (self.rng.range(1..=12) as usize).min(l.len() - at);
                         let chunk = l[at..at + n].to_vec();
                         l.splice(at..at, chunk);
                     }
@@ -685,7 +753,7 @@ impl Gen {
                         // Replace one space-separated word.
                         let text = String::from_utf8_lossy(&l).into_owned();
                         let mut words: Vec<String> = text.split(' ').map(str::to_string).collect();
-                        let i = self.rng.below(words.len() as u64) as usize;
+                        let i = self.rng.below(words.len());
                         words[i] = self.word();
                         l = words.join(" ").into_bytes();
                     }
@@ -705,7 +773,7 @@ impl Gen {
             6 if !pool.mated.is_empty() => &pool.mated,
             _ => &pool.sfens,
         };
-        let i = self.rng.below(list.len() as u64) as usize;
+        let i = self.rng.below(list.len());
         list[i].clone()
     }
 
@@ -741,9 +809,9 @@ impl Gen {
     /// A search that ends by itself quickly.
     fn quick_go(&mut self) -> String {
         match self.rng.below(4) {
-            0 => format!("go depth {}", self.rng.range(1, 4)),
-            1 => format!("go nodes {}", self.rng.range(1, 5000)),
-            2 => format!("go movetime {}", self.rng.range(1, 60)),
+            0 => format!("go depth {}", self.rng.range(1..=4)),
+            1 => format!("go nodes {}", self.rng.range(1..=5000)),
+            2 => format!("go movetime {}", self.rng.range(1..=60)),
             _ => format!(
                 "go btime {} wtime {} byoyomi {}",
                 self.rng.below(500),
@@ -757,12 +825,12 @@ impl Gen {
         s.push(send(self.position_line(model, false)));
         s.push(send("go infinite"));
         s.push(self.sleep(40));
-        for _ in 0..self.rng.range(1, 5) {
+        for _ in 0..self.rng.range(1..=5) {
             let l = match self.rng.below(8) {
                 0 => "isready".to_string(),
                 1 => "d".to_string(),
                 2 => self.position_line(model, false),
-                3 => format!("setoption name MultiPV value {}", self.rng.range(1, 3)),
+                3 => format!("setoption name MultiPV value {}", self.rng.range(1..=3)),
                 4 => "usinewgame".to_string(),
                 5 => "usi".to_string(),
                 6 => format!(
@@ -810,10 +878,10 @@ impl Gen {
             "Bad Name With Spaces",
             "",
         ];
-        for _ in 0..self.rng.range(1, 3) {
+        for _ in 0..self.rng.range(1..=3) {
             let name = *self.rng.pick(&names);
             let value = match self.rng.below(4) {
-                0 => self.rng.range(1, 2).to_string(),
+                0 => self.rng.range(1..=2).to_string(),
                 1 => match name {
                     "USI_Hash" | "usi_hash" => self
                         .rng
@@ -831,7 +899,7 @@ impl Gen {
                         .rng
                         .pick(&["true", "false", "TRUE", "maybe"])
                         .to_string(),
-                    _ => self.rng.range(0, 1000).to_string(),
+                    _ => self.rng.range(0..=1000).to_string(),
                 },
                 _ => self.rng.pick(&EXTREMES).to_string(),
             };
@@ -861,7 +929,7 @@ impl Gen {
         let fresh = |rng: &mut Rng| GameState {
             game: *rng.pick(&Game::ALL),
             moves: Vec::new(),
-            max_plies: rng.range(300, 4000) as usize,
+            max_plies: rng.range(300..=4000) as usize,
         };
         let mut st = self.game.take().unwrap_or_else(|| fresh(&mut self.rng));
         if st.game != model.game() {
@@ -893,7 +961,7 @@ impl Gen {
         {
             st.moves.push(m.to_string());
         }
-        for _ in 0..self.rng.range(1, 40) {
+        for _ in 0..self.rng.range(1..=40) {
             let legal = pos.legal_moves();
             if legal.is_empty() {
                 break;
@@ -909,7 +977,7 @@ impl Gen {
         }
         s.push(send(line));
         if pos.count_legal() > 0 {
-            s.push(send(format!("go nodes {}", self.rng.range(50, 3000))));
+            s.push(send(format!("go nodes {}", self.rng.range(50..=3000))));
         }
         if pos.count_legal() > 0 && st.moves.len() < st.max_plies {
             self.game = Some(st);

@@ -7,7 +7,6 @@ mod driver;
 mod engine;
 mod games;
 mod generators;
-mod rng;
 mod trace;
 
 use std::path::{Path, PathBuf};

@@ -12,6 +12,9 @@
 pub enum Action {
     /// Send this line (a `\n` is appended).
     Send(Vec<u8>),
+    /// Close the engine's standard input (the end of input, as a pipe ends): the engine must
+    /// answer what it runs, then exit.
+    Close,
     /// Wait this many milliseconds.
     Sleep(u64),
 }
@@ -118,6 +121,7 @@ pub fn write(header: &[String], steps: &[Step]) -> String {
                 }
                 Action::Send(l) => out.push_str(&format!("@raw {}\n", escape(l))),
                 Action::Sleep(ms) => out.push_str(&format!("@sleep {ms}\n")),
+                Action::Close => out.push_str("@close\n"),
             }
         }
         out.push_str("@sync\n");
@@ -142,6 +146,8 @@ pub fn read(text: &str) -> Result<Vec<Step>, String> {
                 .parse()
                 .map_err(|_| format!("line {}: bad @sleep", n + 1))?;
             step.push(Action::Sleep(ms));
+        } else if line == "@close" {
+            step.push(Action::Close);
         } else if line == "@raw" {
             step.push(Action::Send(Vec::new()));
         } else if let Some(raw) = line.strip_prefix("@raw ") {
@@ -173,6 +179,7 @@ mod tests {
                 Action::Send(b"".to_vec()),
                 Action::Send(b"\xff\xfe go\t\r".to_vec()),
                 Action::Sleep(20),
+                Action::Close,
                 Action::Send(b"# not a comment \\".to_vec()),
             ],
             vec![Action::Send(long), Action::Send(b"@x ".to_vec())],

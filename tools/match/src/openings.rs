@@ -5,6 +5,7 @@ use tsubame::core::game::Position;
 use tsubame::core::moves::{ListStore, MoveList};
 use tsubame::core::repetition::HistoryEntry;
 use tsubame::core::rules::RuleOptions;
+use tsubame::rng::Rng;
 
 use crate::games::GameExt;
 
@@ -118,26 +119,6 @@ pub fn read_file<P: Position>(
     Ok(out)
 }
 
-/// A small, seedable random number generator (SplitMix64).
-#[derive(Clone, Debug)]
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
-}
-
 /// A random opening of `plies` legal moves from the start, the same for the same `seed` and
 /// `index`. A move that ends the game is never chosen, and an opening whose material balance
 /// differs by more than `max_imbalance` pawns is drawn again (up to a bound, after which the most
@@ -149,7 +130,7 @@ pub fn random<P: GameExt>(
     max_imbalance: i32,
     rules: &RuleOptions<P::Rules>,
 ) -> Opening {
-    let mut rng = SplitMix(seed ^ index.wrapping_mul(0xd6e8_feb8_6659_fd93));
+    let mut rng = Rng::stream(seed, index);
     let mut best: Option<(i32, Opening)> = None;
     for _ in 0..200 {
         let Some((opening, imbalance)) = try_random::<P>(plies, &mut rng, rules) else {
@@ -170,7 +151,7 @@ pub fn random<P: GameExt>(
 
 fn try_random<P: GameExt>(
     plies: usize,
-    rng: &mut SplitMix,
+    rng: &mut Rng,
     rules: &RuleOptions<P::Rules>,
 ) -> Option<(Opening, i32)> {
     let mut pos = P::startpos();

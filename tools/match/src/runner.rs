@@ -13,10 +13,11 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tsubame::core::color::Color;
+use tsubame::rng::Rng;
 
 use crate::engine::{Engine, EngineConfig, ProtocolLog};
 use crate::games::{GameExt, first_mover};
-use crate::openings::{self, Opening, SplitMix};
+use crate::openings::{self, Opening};
 use crate::referee::{self, CsaHeader, GameResult, GameSettings, Played, Reason};
 use crate::stats::{Pentanomial, Sprt, SprtState, Trinomial, fmt_elo, fmt_margin};
 use tsubame::games::GameId;
@@ -360,10 +361,7 @@ pub fn run<P: GameExt>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<S
             let mut list = openings::read_file::<P>(&text, &cfg.settings.rules.of::<P>())
                 .map_err(|e| format!("{}: {e}", path.display()))?;
             if *shuffle {
-                let mut rng = SplitMix(cfg.seed);
-                for i in (1..list.len()).rev() {
-                    list.swap(i, rng.below(i + 1));
-                }
+                Rng::new(cfg.seed).shuffle(&mut list);
             }
             list
         }

@@ -12,6 +12,7 @@ use tsubame::games::shogi::Variant;
 use tsubame::games::shogi::nnue::Layout;
 use tsubame::games::shogi::position::Board;
 use tsubame::nnue::network::SCALE;
+use tsubame::rng::Rng;
 
 /// A set of positions, stored flat: the features of position `i` seen by the side to move are
 /// `features[starts[2i]..starts[2i+1]]`, seen by the other side `features[starts[2i+1]..starts[2i+2]]`.
@@ -188,7 +189,7 @@ pub fn load<V: Variant>(
 }
 
 /// Loads nana shogi positions from the solved table (`tsubame solve nanashogi`): every legal
-/// stored position (Black to move, both kings on the board) whose index a hash of `seed` picks
+/// stored position (Black to move, both kings on the board) that a stream of `seed` picks
 /// with probability `share`, its target the exact result for the side to move (win 1, draw ½,
 /// loss 0) for both the score and the result part of the loss. Every `val_every`-th picked
 /// position is held out.
@@ -201,24 +202,20 @@ pub fn load_nana_table(
     let tb = Tablebase::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let size = tb.bytes().len() as u32;
     let threshold = (share.clamp(0.0, 1.0) * u64::MAX as f64) as u64;
-    let picked = |idx: u32| {
-        let mut x = (idx as u64 ^ seed.rotate_left(32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        x ^= x >> 29;
-        x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        x ^= x >> 32;
-        x <= threshold
-    };
     const CHUNK: u32 = 1 << 16;
     let parts: Vec<(Positions, Positions, u64)> = (0..size.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             let (mut train, mut validation, mut n) =
                 (Positions::default(), Positions::default(), 0u64);
+            // One stream per chunk, one draw per index: the pick does not depend on scheduling.
+            let mut rng = Rng::stream(seed, c as u64);
             for idx in c * CHUNK..((c + 1) * CHUNK).min(size) {
+                let picked = rng.next_u64() <= threshold;
                 let Some(value) = tb.value_at(idx) else {
                     continue;
                 };
-                if !picked(idx) {
+                if !picked {
                     continue;
                 }
                 let result = match value {

@@ -4,11 +4,10 @@
 //! recorded search with the game's result exactly as the network trainer does. Mini-batches and
 //! Adam; the weights of the epoch with the lowest validation loss are kept.
 
-use rand::SeedableRng;
-use rand::seq::SliceRandom;
 use tsubame::games::giveandtake::GiveAndTake;
 use tsubame::games::giveandtake::eval::{FEATURE_NAMES, FEATURES, WEIGHTS};
 use tsubame::nnue::network::SCALE;
+use tsubame::rng::Rng;
 
 use crate::data::{read_games, sigmoid};
 
@@ -110,10 +109,10 @@ pub fn fit(samples: &Samples, settings: &FitSettings, say: &dyn Fn(&str)) -> [i3
         mean_loss(&w, &samples.validation)
     ));
     let mut order: Vec<usize> = (0..samples.train.len()).collect();
-    let mut rng = rand::rngs::StdRng::seed_from_u64(settings.seed);
+    let mut rng = Rng::new(settings.seed);
     let mut lr = settings.lr;
     for epoch in 1..=settings.epochs {
-        order.shuffle(&mut rng);
+        rng.shuffle(&mut order);
         for batch in order.chunks(settings.batch.max(1)) {
             let mut grad = [0.0f64; FEATURES];
             for &i in batch {

@@ -4,8 +4,8 @@
 //! hidden biases (`hidden`), output weights (`2 × hidden`, side to move's half first), output
 //! bias (1). The output is a logit: `sigmoid(output)` is the expected score of the side to move.
 
-use rand::{RngExt, SeedableRng};
 use tsubame::nnue::network::{Network, QA, QB};
+use tsubame::rng::Rng;
 
 use crate::data::sigmoid;
 
@@ -49,17 +49,17 @@ fn screlu(x: f32) -> f32 {
 
 /// Random starting parameters (small first-layer weights, output weights around ±1/√hidden).
 pub fn init(shape: Shape, seed: u64) -> Vec<f32> {
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut rng = Rng::new(seed);
     let mut p = vec![0.0f32; shape.params()];
     for w in &mut p[..shape.ft_bias()] {
-        *w = rng.random_range(-0.1..0.1);
+        *w = rng.range(-0.1..0.1);
     }
     for b in &mut p[shape.ft_bias()..shape.out_weights()] {
-        *b = rng.random_range(0.0..0.2);
+        *b = rng.range(0.0..0.2);
     }
     let r = 1.0 / (shape.hidden as f32).sqrt();
     for w in &mut p[shape.out_weights()..shape.out_bias()] {
-        *w = rng.random_range(-r..r);
+        *w = rng.range(-r..r);
     }
     p
 }

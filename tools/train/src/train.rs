@@ -4,9 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use rand::SeedableRng;
-use rand::seq::SliceRandom;
 use rayon::prelude::*;
+use tsubame::rng::Rng;
 
 use crate::data::Positions;
 use crate::net::{self, Scratch, Shape};
@@ -166,7 +165,7 @@ pub fn run(
     let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0.0; shape.params()]).collect();
     let mut sum = vec![0.0f32; shape.params()];
     let mut order: Vec<usize> = (0..train.len()).collect();
-    let mut rng = rand::rngs::StdRng::seed_from_u64(settings.seed ^ state.epoch as u64);
+    let mut rng = Rng::stream(settings.seed, state.epoch as u64);
     let mut losses = Vec::new();
     say(&format!(
         "start: validation loss {:.6} ({} training, {} validation positions, {} parameters, {threads} threads)",
@@ -177,7 +176,7 @@ pub fn run(
     ));
     while state.epoch < settings.epochs {
         let start = Instant::now();
-        order.shuffle(&mut rng);
+        rng.shuffle(&mut order);
         let lr = settings.lr * settings.lr_decay.powi(state.epoch as i32);
         let mut train_loss = 0.0f64;
         for batch in order.chunks(settings.batch) {

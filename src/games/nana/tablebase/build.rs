@@ -13,9 +13,7 @@
 //!    values through the move generator and must equal the stored one.
 
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
-use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use super::super::attacks::{CENTRE, TABLES};
@@ -26,6 +24,7 @@ use super::{ABSENT_BYTE, DRAW_BYTE, MAX_DISTANCE, Tablebase, TbValue};
 use crate::core::color::{ByColor, Color};
 use crate::core::game::Position;
 use crate::core::moves::{Move, MoveList};
+use crate::progress::Progress;
 
 /// Indices handled per parallel task in the forward passes.
 const CHUNK: usize = 1 << 13;
@@ -47,20 +46,9 @@ pub struct BuildStats {
     pub inconsistent: u64,
 }
 
-fn progress(show: bool, len: u64, what: &str) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{msg:>12} [{elapsed_precise}] {wide_bar} {percent:>3}% {pos}/{len} eta {eta}",
-        )
-        .expect("valid template"),
-    );
-    bar.set_message(what.to_string());
-    bar.enable_steady_tick(Duration::from_millis(200));
-    bar
+/// The progress of a phase of `len` positions (printed only when `show`; see [`Progress`]).
+fn progress(show: bool, len: u64, what: &str) -> Progress {
+    Progress::new(show, what, len, "positions")
 }
 
 /// The state a cube showed before a board move left it showing `st` (a king stays a king).
