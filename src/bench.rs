@@ -12,10 +12,6 @@ use crate::search::{self, Limits, SearchResult, Shared};
 /// Table size used by the bench.
 const BENCH_HASH_MIB: usize = 16;
 
-/// The standard shogi depth the per-game depths of the registry are relative to, when `bench`
-/// is given another depth.
-const SHOGI_DEPTH: i32 = 9;
-
 /// Searches `pos` on its own search thread as a lone position (its history is the position
 /// itself), under the default rules with full pruning, the game's embedded network where it has
 /// one and no progress reports: what the bench and the tests need.
@@ -81,7 +77,7 @@ pub fn run(depth: Option<i32>, say: &dyn Fn(&str)) -> (u64, u64) {
 pub fn run_with(depth: Option<i32>, networks: bool, say: &dyn Fn(&str)) -> (u64, u64) {
     let tt = TranspositionTable::new(BENCH_HASH_MIB);
     let start = Instant::now();
-    let shift = depth.map_or(0, |d| d - SHOGI_DEPTH);
+    let shift = depth.map_or(0, |d| d - GameId::Shogi.info().bench_depth);
     let mut nodes = 0;
     for id in GameId::ALL {
         let depth = id.info().bench_depth + shift;

@@ -5,23 +5,8 @@
 mod common;
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-/// Runs `tsubame ARGS` to the end.
-fn tsubame(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tsubame"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{stderr, stdout, tsubame};
 
 /// A private temporary file path for this test process.
 fn temp(name: &str) -> PathBuf {

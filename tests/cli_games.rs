@@ -2,21 +2,10 @@
 //! checks its output against the registry (`tsubame::games::GameId`), so that a game added there
 //! and forgotten in a subcommand fails here. Work is bounded by depth and nodes, never by time.
 
-use std::process::{Command, Output};
+mod common;
 
+use common::{stdout, tsubame};
 use tsubame::games::GameId;
-
-/// Runs `tsubame ARGS` to the end.
-fn tsubame(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tsubame"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 #[test]
 fn help_names_every_game() {

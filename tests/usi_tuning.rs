@@ -26,19 +26,11 @@ struct Tester {
 
 impl Tester {
     fn new() -> Tester {
-        struct Sink(Arc<Mutex<Vec<u8>>>);
-        impl std::io::Write for Sink {
-            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-                self.0.lock().unwrap().extend_from_slice(b);
-                Ok(b.len())
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
+        let (out, buf) = Output::memory();
+        Tester {
+            engine: Engine::new(out),
+            buf,
         }
-        let buf = Arc::new(Mutex::new(Vec::new()));
-        let engine = Engine::new(Output::new(Box::new(Sink(Arc::clone(&buf)))));
-        Tester { engine, buf }
     }
 
     fn len(&self) -> usize {

@@ -43,16 +43,12 @@ pub enum GameId {
 /// What the engine needs to know of a game besides its type: names, board, network, data.
 #[derive(Debug)]
 pub struct GameInfo {
-    /// The game's name as `USI_Variant`, `--variant`, network and data files spell it.
-    pub name: &'static str,
     /// Other names accepted for it (case is ignored for all).
     pub aliases: &'static [&'static str],
     /// The name for people (`--help`, the page).
     pub title: &'static str,
     /// Ranks of the board: how a bare SFEN tells the game (`tsubame mate`).
     pub ranks: usize,
-    /// Input features of the game's networks (0: the game has no learned evaluation).
-    pub features: usize,
     /// The network built into the binary, if the game has one.
     pub embedded_network: fn() -> Option<Arc<Network>>,
     /// Depth of the signature bench's search of the game's positions (`tsubame bench`).
@@ -80,15 +76,22 @@ impl GameId {
 
     /// The game's name (`shogi`, `minishogi`, …) as USI and the files spell it.
     pub fn name(self) -> &'static str {
-        self.info().name
+        crate::dispatch!(self, G => G::NAME)
+    }
+
+    /// Input features of the game's networks (0: the game has no learned evaluation).
+    pub fn features(self) -> usize {
+        crate::dispatch!(self, G => G::NNUE_FEATURES)
     }
 
     /// The game of a name or alias, ignoring case.
     pub fn parse(text: &str) -> Option<GameId> {
         GameId::ALL.into_iter().find(|g| {
-            let info = g.info();
-            info.name.eq_ignore_ascii_case(text)
-                || info.aliases.iter().any(|a| a.eq_ignore_ascii_case(text))
+            g.name().eq_ignore_ascii_case(text)
+                || g.info()
+                    .aliases
+                    .iter()
+                    .any(|a| a.eq_ignore_ascii_case(text))
         })
     }
 
@@ -208,69 +211,40 @@ pub trait PackableVisitor {
     fn visit<G: Game + Packable>(self) -> Self::Output;
 }
 
-impl Game for shogi::Shogi {
-    const ID: GameId = GameId::Shogi;
+/// Ties a game type to its registry id and its field of [`EveryGameRules`]; `packable` marks a
+/// game that stores training data ([`Game::with_packable`]).
+macro_rules! impl_game {
+    ($ty:ty, $id:ident, $field:ident $(, $packable:ident)?) => {
+        impl Game for $ty {
+            const ID: GameId = GameId::$id;
 
-    fn rules_in(all: &EveryGameRules) -> &Self::Rules {
-        &all.shogi
-    }
+            fn rules_in(all: &EveryGameRules) -> &Self::Rules {
+                &all.$field
+            }
 
-    fn rules_in_mut(all: &mut EveryGameRules) -> &mut Self::Rules {
-        &mut all.shogi
-    }
+            fn rules_in_mut(all: &mut EveryGameRules) -> &mut Self::Rules {
+                &mut all.$field
+            }
 
-    fn with_packable<V: PackableVisitor>(visit: V) -> Option<V::Output> {
-        Some(visit.visit::<Self>())
-    }
+            impl_game!(@packable $($packable)?);
+        }
+    };
+    (@packable packable) => {
+        fn with_packable<V: PackableVisitor>(visit: V) -> Option<V::Output> {
+            Some(visit.visit::<Self>())
+        }
+    };
+    (@packable) => {
+        fn with_packable<V: PackableVisitor>(_: V) -> Option<V::Output> {
+            None
+        }
+    };
 }
 
-impl Game for minishogi::Minishogi {
-    const ID: GameId = GameId::Minishogi;
-
-    fn rules_in(all: &EveryGameRules) -> &Self::Rules {
-        &all.minishogi
-    }
-
-    fn rules_in_mut(all: &mut EveryGameRules) -> &mut Self::Rules {
-        &mut all.minishogi
-    }
-
-    fn with_packable<V: PackableVisitor>(visit: V) -> Option<V::Output> {
-        Some(visit.visit::<Self>())
-    }
-}
-
-impl Game for nana::Nana {
-    const ID: GameId = GameId::Nanashogi;
-
-    fn rules_in(all: &EveryGameRules) -> &Self::Rules {
-        &all.nana
-    }
-
-    fn rules_in_mut(all: &mut EveryGameRules) -> &mut Self::Rules {
-        &mut all.nana
-    }
-
-    fn with_packable<V: PackableVisitor>(_: V) -> Option<V::Output> {
-        None
-    }
-}
-
-impl Game for giveandtake::GiveAndTake {
-    const ID: GameId = GameId::GiveAndTake;
-
-    fn rules_in(all: &EveryGameRules) -> &Self::Rules {
-        &all.giveandtake
-    }
-
-    fn rules_in_mut(all: &mut EveryGameRules) -> &mut Self::Rules {
-        &mut all.giveandtake
-    }
-
-    fn with_packable<V: PackableVisitor>(visit: V) -> Option<V::Output> {
-        Some(visit.visit::<Self>())
-    }
-}
+impl_game!(shogi::Shogi, Shogi, shogi, packable);
+impl_game!(minishogi::Minishogi, Minishogi, minishogi, packable);
+impl_game!(nana::Nana, Nanashogi, nana);
+impl_game!(giveandtake::GiveAndTake, GiveAndTake, giveandtake, packable);
 
 /// Runs `$body` with the type name `$G` bound to the game type of the [`GameId`] `$id`: the one
 /// way from a game chosen at run time to code generic over the game.
@@ -312,9 +286,7 @@ mod tests {
     #[test]
     fn the_registry_agrees_with_the_game_types() {
         for id in GameId::ALL {
-            assert_eq!(id.info().name, dispatch!(id, G => G::NAME));
             assert_eq!(id, dispatch!(id, G => G::ID));
-            assert_eq!(id.info().features, dispatch!(id, G => G::NNUE_FEATURES));
             assert_eq!(GameId::parse(id.name()), Some(id));
             assert_eq!(GameId::parse(&id.name().to_uppercase()), Some(id));
             let ranks = dispatch!(id, G => G::startpos().to_sfen())
@@ -325,9 +297,9 @@ mod tests {
                 .count();
             assert_eq!(ranks, id.info().ranks);
             let net = id.embedded_network();
-            assert_eq!(net.is_some(), id.info().features > 0);
+            assert_eq!(net.is_some(), id.features() > 0);
             if let Some(net) = net {
-                assert_eq!(net.features, id.info().features);
+                assert_eq!(net.features, id.features());
                 assert_eq!(net.game, id.name());
             }
         }

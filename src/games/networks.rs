@@ -38,20 +38,16 @@ impl Networks {
     /// [`Network::read_file`](crate::nnue::network::read_file)). Returns the game and a
     /// description.
     pub fn load_file(&mut self, path: &str) -> Result<(GameId, String), String> {
-        let features = |name: &str| {
-            GameId::parse(name)
-                .map(|g| g.info().features)
-                .filter(|&f| f > 0)
-        };
+        let features = |name: &str| GameId::parse(name).map(GameId::features).filter(|&f| f > 0);
         let bytes = crate::nnue::network::read_file(std::path::Path::new(path), features)
             .map_err(|e| format!("'{path}': {e}"))?;
         let name = Network::game_in_header(&bytes).map_err(|e| format!("'{path}': {e}"))?;
         let game = GameId::parse(&name)
-            .filter(|g| g.info().features > 0)
+            .filter(|g| g.features() > 0)
             .ok_or_else(|| {
                 format!("'{path}': the network is for '{name}', which is not a game with networks")
             })?;
-        let net = Network::from_bytes(&bytes, game.name(), game.info().features, None)
+        let net = Network::from_bytes(&bytes, game.name(), game.features(), None)
             .map_err(|e| format!("'{path}': {e}"))?;
         let text = format!(
             "{game} network {path}: {} features, {} hidden per side",

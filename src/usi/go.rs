@@ -73,16 +73,8 @@ impl GoParams {
     }
 }
 
-/// The words `ponderhit` may bring: the clock of the move (as in `go`).
-const CLOCK_WORDS: [&str; 7] = [
-    "btime",
-    "wtime",
-    "byoyomi",
-    "binc",
-    "winc",
-    "movetime",
-    "movestogo",
-];
+/// The words `ponderhit` may bring: the clock of the move, the first words of [`KEYWORDS`].
+const CLOCK_WORDS: &[&str] = KEYWORDS.split_at(7).0;
 
 /// What is wrong with the words after `ponderhit`, which may bring only the clock
 /// ([`CLOCK_WORDS`] with their numbers); empty when nothing is. The clock of the pondering `go` is
@@ -110,7 +102,8 @@ pub fn ponderhit_problems(args: &str) -> Vec<String> {
     problems
 }
 
-/// The words of `go` (a `searchmoves` list ends at the first of them).
+/// The words of `go` (a `searchmoves` list ends at the first of them); the clock's come first
+/// ([`CLOCK_WORDS`]).
 pub const KEYWORDS: [&str; 14] = [
     "btime",
     "wtime",
@@ -118,6 +111,7 @@ pub const KEYWORDS: [&str; 14] = [
     "binc",
     "winc",
     "movetime",
+    "movestogo",
     "depth",
     "nodes",
     "infinite",
@@ -125,7 +119,6 @@ pub const KEYWORDS: [&str; 14] = [
     "searchmoves",
     "mate",
     "perft",
-    "movestogo",
 ];
 
 /// Parses `go` (or `ponderhit`) arguments, words separated by any ASCII whitespace. Problems that

@@ -1027,18 +1027,7 @@ mod tests {
 
     /// An engine writing into a buffer.
     fn engine() -> (Engine, Arc<Mutex<Vec<u8>>>) {
-        struct Sink(Arc<Mutex<Vec<u8>>>);
-        impl std::io::Write for Sink {
-            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-                self.0.lock().unwrap().extend_from_slice(b);
-                Ok(b.len())
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
-        let buf = Arc::new(Mutex::new(Vec::new()));
-        let out = Output::new(Box::new(Sink(Arc::clone(&buf))));
+        let (out, buf) = Output::memory();
         (Engine::new(out), buf)
     }
 

@@ -27,6 +27,27 @@ impl Output {
         }
     }
 
+    /// An output into memory, with the buffer it fills: for an engine whose answers are read in
+    /// the same process (the tests).
+    pub fn memory() -> (Output, Arc<Mutex<Vec<u8>>>) {
+        /// Appends what is written to a shared buffer.
+        struct Sink(Arc<Mutex<Vec<u8>>>);
+        impl Write for Sink {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let buf = Arc::new(Mutex::new(Vec::new()));
+        (Output::new(Box::new(Sink(Arc::clone(&buf)))), buf)
+    }
+
     /// Writes one line and flushes. A closed output (the GUI has gone) is ignored.
     pub fn line(&self, text: &str) {
         let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());

@@ -35,6 +35,24 @@ pub fn best_move<G: Game>(pos: &G, limits: Limits<G::Move>, tt: &TranspositionTa
     result.best.map(|m| pos.move_to_usi(m)).unwrap_or_default()
 }
 
+/// Runs `tsubame ARGS` (the binary under test) to the end.
+pub fn tsubame(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tsubame"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// A finished command's standard output, as text.
+pub fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A finished command's standard error, as text.
+pub fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
 /// Starts the engine binary under test and a thread that passes each line of its output to the
 /// returned channel as it comes.
 pub fn start_engine_lines() -> (

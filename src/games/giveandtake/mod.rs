@@ -19,11 +19,9 @@ pub use position::{GiveAndTake, START_FEN};
 
 /// Give and Take's registry entry (no network: a tuned linear evaluation, [`eval`]).
 pub const INFO: super::GameInfo = super::GameInfo {
-    name: game::NAME,
     aliases: &[],
     title: "Give and Take",
     ranks: 8,
-    features: 0,
     embedded_network: || None,
     bench_depth: 8,
     bench_perft_depth: 7,

@@ -21,11 +21,9 @@ use rules::{MiniJishogi, MiniRepetition, MiniRules};
 
 /// Minishogi's registry entry.
 pub const INFO: crate::games::GameInfo = crate::games::GameInfo {
-    name: Mini::NAME,
     aliases: &[],
     title: "minishogi",
     ranks: 5,
-    features: Layout::<Mini>::FEATURES,
     embedded_network,
     bench_depth: 11,
     bench_perft_depth: 7,

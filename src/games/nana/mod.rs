@@ -24,11 +24,9 @@ use crate::nnue::network::Network;
 
 /// Nana shogi's registry entry.
 pub const INFO: super::GameInfo = super::GameInfo {
-    name: position::NAME,
     aliases: &["nana"],
     title: "nana shogi",
     ranks: 3,
-    features: nnue::FEATURES,
     embedded_network,
     bench_depth: 9,
     bench_perft_depth: 6,

@@ -72,11 +72,9 @@ pub trait Variant:
 
 /// Standard shogi's registry entry.
 pub const INFO: super::GameInfo = super::GameInfo {
-    name: Standard::NAME,
     aliases: &[],
     title: "shogi",
     ranks: 9,
-    features: nnue::Layout::<Standard>::FEATURES,
     embedded_network,
     bench_depth: 9,
     bench_perft_depth: 6,

@@ -580,21 +580,14 @@ impl Driver {
         self.quitting = true;
         let deadline = Instant::now() + self.cfg.quit_within;
         // Answers of a search ended by `quit` may still come; then end of output.
-        loop {
-            let event = self.engine.as_mut().expect("started").next_event(deadline);
-            match event {
-                Some(Event::Line(t, l)) => self.on_line(t, &l)?,
-                Some(Event::Eof) => break,
-                None => {
-                    return fail(
-                        "slow-quit",
-                        format!(
-                            "the engine still writes or runs {} ms after quit",
-                            self.cfg.quit_within.as_millis()
-                        ),
-                    );
-                }
-            }
+        if !self.read_to_end(deadline)? {
+            return fail(
+                "slow-quit",
+                format!(
+                    "the engine still writes or runs {} ms after quit",
+                    self.cfg.quit_within.as_millis()
+                ),
+            );
         }
         let mut engine = self.engine.take().expect("started");
         let left = deadline.saturating_duration_since(Instant::now());
@@ -613,29 +606,33 @@ impl Driver {
         Ok(())
     }
 
+    /// Checks every line the engine writes until its output ends: true then, false when it has
+    /// not ended by `deadline`.
+    fn read_to_end(&mut self, deadline: Instant) -> Result<bool, Failure> {
+        loop {
+            match self.engine.as_mut().expect("started").next_event(deadline) {
+                Some(Event::Line(t, l)) => self.on_line(t, &l)?,
+                Some(Event::Eof) => return Ok(true),
+                None => return Ok(false),
+            }
+        }
+    }
+
     /// At the end of input: the engine must answer every search, mate search and perft it owes
     /// (those waiting for `stop` are stopped by the end of input), then exit.
     fn close_input(&mut self) -> Result<(), Failure> {
         self.ensure_engine()?;
         self.end_searches();
         self.engine.as_mut().expect("started").close_input();
-        let deadline = Instant::now() + self.cfg.deadline;
-        loop {
-            let event = self.engine.as_mut().expect("started").next_event(deadline);
-            match event {
-                Some(Event::Line(t, l)) => self.on_line(t, &l)?,
-                Some(Event::Eof) => break,
-                None => {
-                    return fail(
-                        "hang",
-                        format!(
-                            "the engine still runs {} ms after the end of its input (pending: {:?})",
-                            self.cfg.deadline.as_millis(),
-                            self.pending()
-                        ),
-                    );
-                }
-            }
+        if !self.read_to_end(Instant::now() + self.cfg.deadline)? {
+            return fail(
+                "hang",
+                format!(
+                    "the engine still runs {} ms after the end of its input (pending: {:?})",
+                    self.cfg.deadline.as_millis(),
+                    self.pending()
+                ),
+            );
         }
         if !self.outstanding.is_empty() || !self.perfts.is_empty() {
             return fail(
