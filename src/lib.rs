@@ -1,4 +1,4 @@
-//! tsubame: a USI engine for shogi, minishogi and nana shogi.
+//! tsubame: a USI engine for shogi, minishogi, nana shogi and Give and Take.
 //!
 //! The rules live in [`core`] (game-generic pieces) and [`games`] (one folder per game); [`usi`] speaks
 //! the protocol.
