@@ -140,9 +140,20 @@ def shots() -> Path:
     return path
 
 
+def new_context(browser, **kw):
+    """A browser context; with $TSUBAME_PAGE_ASSETS (a folder) the page's three files are read from
+    there instead of the binary, to try page edits without rebuilding (development only)."""
+    context = browser.new_context(**kw)
+    assets = os.environ.get("TSUBAME_PAGE_ASSETS")
+    if assets:
+        for name in ["app.js", "style.css"]:
+            context.route(f"**/{name}", lambda route, request=None, n=name: route.fulfill(path=str(Path(assets) / n)))
+    return context
+
+
 @pytest.fixture
 def page(browser, server):
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, accept_downloads=True)
+    context = new_context(browser, viewport={"width": 1200, "height": 900}, accept_downloads=True)
     pg = context.new_page()
     pg.set_default_timeout(WAIT_MS)
     errors: list[str] = []
@@ -431,7 +442,7 @@ def test_usi_record_round_trip(page, browser, server):
     assert f"position sfen {START['giveandtake']} moves c3-c4 c6-c5 {capture}" in text
 
     # Load it back into a fresh page.
-    other = browser.new_context().new_page()
+    other = new_context(browser).new_page()
     other.set_default_timeout(WAIT_MS)
     other.goto(server.url)
     other.wait_for_selector('#connection[data-state="open"]')
@@ -456,7 +467,7 @@ def test_server_error_is_shown(page):
 def test_closed_socket_shows_reconnect(browser):
     s = Server()
     try:
-        pg = browser.new_context().new_page()
+        pg = new_context(browser).new_page()
         pg.set_default_timeout(WAIT_MS)
         pg.goto(s.url)
         pg.wait_for_selector('#connection[data-state="open"]')

@@ -274,6 +274,10 @@ function onError(msg) {
     const k = app.pendingStates.get(msg.id);
     app.pendingStates.delete(msg.id);
     // A position the server refused: go back to the last one it accepted.
+    if (k === shownKey() && app.game.cursor === 0) {
+      app.refused = k;
+      renderStatus(null);
+    }
     if (k === shownKey() && app.game.cursor > 0) {
       app.game.moves = app.game.moves.slice(0, app.game.cursor - 1);
       app.game.cursor = app.game.moves.length;
@@ -400,7 +404,9 @@ function newGame(name, sfen) {
   $('pv-lines').textContent = '';
   $('analysis-info').textContent = '';
   $('game-select').value = name;
-  app.flipped = sideSetting() === 'w';
+  const human = sideSetting();
+  app.flipped = (human === 'b' || human === 'w') && human !== GAME_INFO[name].first;
+  app.refused = null;
   resetClock();
   showPosition();
 }
@@ -792,7 +798,7 @@ function renderStatus(st) {
   const name = app.game.name;
   delete s.dataset.result;
   if (!st) {
-    s.textContent = app.connected ? 'asking the server…' : 'not connected';
+    s.textContent = !app.connected ? 'not connected' : app.refused === shownKey() ? 'the server refused this position (see the error above)' : 'asking the server…';
     s.dataset.side = '';
     return;
   }
