@@ -300,7 +300,6 @@ def test_play_takeback_mate(page, shots, game):
         moves = move_list(pg)
         assert moves[2 * i] == mv, f"the move clicked ({mv}) is not in the move list {moves}"
         # The engine answers with one of the server's legal moves.
-        after = shown_state(pg) if len(moves) == 2 * i + 1 else None
         wait_moves(pg, 2 * i + 2)
         moves = move_list(pg)
         answered = moves[2 * i + 1]
@@ -310,8 +309,6 @@ def test_play_takeback_mate(page, shots, game):
         )
         assert legal_after is not None
         assert answered in legal_after, f"engine move {answered} not legal: {legal_after}"
-        if after is not None:
-            assert after["side"] != human
 
     # Take back: the engine's answer and the human's move go; the position is the one before.
     pg.click("#takeback")
