@@ -15,4 +15,5 @@ pub mod progress;
 pub mod rng;
 pub mod search;
 pub mod selfplay;
+pub mod serve;
 pub mod usi;

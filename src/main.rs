@@ -196,6 +196,26 @@ enum Command {
         #[arg(long, default_value = "nanashogi.tb")]
         out: std::path::PathBuf,
     },
+    /// Serves the page for every game in a browser: a local web server whose sessions each run
+    /// an engine (docs/serve.md).
+    Serve {
+        /// The address to listen on; one that is not loopback is open to the network (a warning
+        /// is printed).
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+        /// The port (0: any free port; the URL printed names it).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Sessions (browser tabs) served at once; one more is refused.
+        #[arg(long, default_value_t = 4, value_parser = RangedU64ValueParser::<usize>::new().range(1..=256))]
+        max_sessions: usize,
+        /// Search threads of each session.
+        #[arg(long, default_value_t = 1, value_parser = threads_parser())]
+        threads: usize,
+        /// Hash tables of each session in MiB.
+        #[arg(long, default_value_t = 16, value_parser = RangedU64ValueParser::<usize>::new().range(1..=4096))]
+        hash: usize,
+    },
     /// Prints the search parameters that USI options can change (`Tuning`), with the game's
     /// defaults, as SPSA input lines: `name, int, default, min, max, step, 0.002` (OpenBench's
     /// form).
@@ -475,6 +495,19 @@ fn run(command: Option<Command>) -> Result<(), String> {
             }
             Ok(())
         }
+        Some(Command::Serve {
+            bind,
+            port,
+            max_sessions,
+            threads,
+            hash,
+        }) => tsubame::serve::run(tsubame::serve::Config {
+            bind,
+            port,
+            max_sessions,
+            threads,
+            hash,
+        }),
         Some(Command::TuneParams { variant }) => {
             let defaults = variant.default_params();
             for t in tsubame::core::search_params::TUNABLES {

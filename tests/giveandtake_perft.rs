@@ -15,7 +15,11 @@ fn every_reference_row_matches() {
     assert_eq!(rows.len(), 96, "the reference file has 96 rows");
     let mut failures = Vec::new();
     for row in &rows {
-        let (fen, depth, nodes) = (&row[0], row[1].parse().unwrap(), row[2].parse().unwrap());
+        let (fen, depth, nodes) = (
+            &row[0],
+            row[1].parse().unwrap(),
+            row[2].parse::<u64>().unwrap(),
+        );
         let pos = GiveAndTake::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         let got = perft(&pos, depth);
         if got != nodes {

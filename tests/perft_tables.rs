@@ -13,7 +13,11 @@ fn check_table<P: Position>(file: &str) {
     assert!(!rows.is_empty(), "{file} has no rows");
     let mut failures = Vec::new();
     for row in &rows {
-        let (sfen, depth, nodes) = (&row[0], row[1].parse().unwrap(), row[2].parse().unwrap());
+        let (sfen, depth, nodes) = (
+            &row[0],
+            row[1].parse().unwrap(),
+            row[2].parse::<u64>().unwrap(),
+        );
         let pos = P::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"));
         let got = perft(&pos, depth);
         if got != nodes {

@@ -1,0 +1,526 @@
+//! The JSON messages of `/ws` (docs/serve.md): what the page sends, what the server answers, and
+//! the translation of the engine's USI output into answers.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Number;
+
+/// The most principal variations a `go` may ask for.
+pub const MAX_MULTIPV: u32 = 5;
+/// The longest time in milliseconds any limit may name (a day).
+pub const MAX_MS: u64 = 86_400_000;
+/// The deepest `depth` limit.
+pub const MAX_DEPTH: u64 = 60;
+/// The largest `nodes` limit.
+pub const MAX_NODES: u64 = 1_000_000_000_000;
+/// The longest move string accepted (a Give and Take capture chain is the longest).
+pub const MAX_MOVE_LEN: usize = 64;
+
+/// A message from the page.
+#[derive(Deserialize, Debug)]
+#[serde(tag = "op", rename_all = "lowercase", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// Asks for the state of a position.
+    State {
+        /// Echoed in the answer.
+        id: Option<Number>,
+        /// The game's registry name.
+        game: String,
+        /// An SFEN of that game, or `startpos`.
+        sfen: String,
+        /// USI moves from it.
+        #[serde(default)]
+        moves: Vec<String>,
+    },
+    /// Starts a search.
+    Go {
+        /// Echoed in the search's messages.
+        id: Option<Number>,
+        /// The game's registry name.
+        game: String,
+        /// An SFEN of that game, or `startpos`.
+        sfen: String,
+        /// USI moves from it.
+        #[serde(default)]
+        moves: Vec<String>,
+        /// When the search ends.
+        limits: Limits,
+        /// Principal variations (1 to [`MAX_MULTIPV`]; default 1).
+        multipv: Option<u32>,
+    },
+    /// Stops the running search.
+    Stop {
+        /// Unused: the running search's answer carries that search's id.
+        id: Option<Number>,
+    },
+    /// Starts a mate search.
+    Mate {
+        /// Echoed in the search's messages.
+        id: Option<Number>,
+        /// The game's registry name.
+        game: String,
+        /// An SFEN of that game, or `startpos`.
+        sfen: String,
+        /// USI moves from it.
+        #[serde(default)]
+        moves: Vec<String>,
+        /// The time limit in milliseconds.
+        ms: u64,
+    },
+}
+
+/// The limits of a `go`: exactly one of the shapes docs/serve.md lists.
+#[derive(Deserialize, Debug, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Milliseconds to think.
+    pub movetime: Option<u64>,
+    /// Depth in plies.
+    pub depth: Option<u64>,
+    /// Nodes to search.
+    pub nodes: Option<u64>,
+    /// Byoyomi in milliseconds (with both clocks).
+    pub byoyomi: Option<u64>,
+    /// Black's clock in milliseconds.
+    pub btime: Option<u64>,
+    /// White's clock in milliseconds.
+    pub wtime: Option<u64>,
+    /// Black's increment in milliseconds (with both clocks and `winc`).
+    pub binc: Option<u64>,
+    /// White's increment in milliseconds.
+    pub winc: Option<u64>,
+    /// Search until `stop` (must be `true`).
+    pub infinite: Option<bool>,
+}
+
+/// Checks that `value` of `name` lies in `min..=max`.
+fn ranged(name: &str, value: u64, min: u64, max: u64) -> Result<u64, String> {
+    if (min..=max).contains(&value) {
+        Ok(value)
+    } else {
+        Err(format!("{name} {value} is out of range {min}..{max}"))
+    }
+}
+
+impl Limits {
+    /// The USI `go` command of these limits, or why they are refused.
+    pub fn go_command(&self) -> Result<String, String> {
+        let ms = |name: &str, v: u64| ranged(name, v, 0, MAX_MS);
+        let l = self;
+        let given = [
+            l.movetime.is_some(),
+            l.depth.is_some(),
+            l.nodes.is_some(),
+            l.byoyomi.is_some(),
+            l.btime.is_some(),
+            l.wtime.is_some(),
+            l.binc.is_some(),
+            l.winc.is_some(),
+            l.infinite.is_some(),
+        ];
+        let only = |mask: [bool; 9]| given == mask;
+        const F: bool = false;
+        const T: bool = true;
+        if let (Some(v), true) = (l.movetime, only([T, F, F, F, F, F, F, F, F])) {
+            return Ok(format!("go movetime {}", ranged("movetime", v, 1, MAX_MS)?));
+        }
+        if let (Some(v), true) = (l.depth, only([F, T, F, F, F, F, F, F, F])) {
+            return Ok(format!("go depth {}", ranged("depth", v, 1, MAX_DEPTH)?));
+        }
+        if let (Some(v), true) = (l.nodes, only([F, F, T, F, F, F, F, F, F])) {
+            return Ok(format!("go nodes {}", ranged("nodes", v, 1, MAX_NODES)?));
+        }
+        if let (Some(y), Some(b), Some(w), true) = (
+            l.byoyomi,
+            l.btime,
+            l.wtime,
+            only([F, F, F, T, T, T, F, F, F]),
+        ) {
+            return Ok(format!(
+                "go btime {} wtime {} byoyomi {}",
+                ms("btime", b)?,
+                ms("wtime", w)?,
+                ms("byoyomi", y)?
+            ));
+        }
+        if let (Some(b), Some(w), Some(bi), Some(wi), true) = (
+            l.btime,
+            l.wtime,
+            l.binc,
+            l.winc,
+            only([F, F, F, F, T, T, T, T, F]),
+        ) {
+            return Ok(format!(
+                "go btime {} wtime {} binc {} winc {}",
+                ms("btime", b)?,
+                ms("wtime", w)?,
+                ms("binc", bi)?,
+                ms("winc", wi)?
+            ));
+        }
+        if l.infinite == Some(true) && only([F, F, F, F, F, F, F, F, T]) {
+            return Ok("go infinite".into());
+        }
+        Err(
+            "limits must be one of {movetime}, {depth}, {nodes}, {byoyomi, btime, wtime}, \
+             {binc, winc, btime, wtime}, {infinite: true}"
+                .into(),
+        )
+    }
+}
+
+/// A game as `hello` lists it.
+#[derive(Serialize, Debug)]
+pub struct GameEntry {
+    /// The registry name.
+    pub name: &'static str,
+    /// The name for people.
+    pub title: &'static str,
+    /// The start position's SFEN.
+    pub startpos: String,
+}
+
+/// The server's caps, as `hello` tells them.
+#[derive(Serialize, Debug, Clone, Copy)]
+pub struct Caps {
+    /// Sessions served at once.
+    pub sessions: usize,
+    /// Search threads of each session.
+    pub threads: usize,
+    /// Hash tables of each session in MiB.
+    pub hash: usize,
+    /// The longest message in bytes.
+    pub message_bytes: usize,
+    /// Messages a session may send each second.
+    pub messages_per_second: u32,
+    /// The most principal variations of a `go`.
+    pub multipv: u32,
+}
+
+/// How a game ended, as a `state` tells it.
+#[derive(Serialize, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// `"b"`, `"w"`, or `None` for a draw.
+    pub winner: Option<&'static str>,
+    /// Why it ended.
+    pub reason: &'static str,
+}
+
+/// A score from the side to move's view.
+#[derive(Serialize, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Score {
+    /// Centipawns.
+    Cp(i64),
+    /// Mate in so many plies (negative: being mated).
+    Mate(i64),
+}
+
+/// A message from the server.
+#[derive(Serialize, Debug)]
+#[serde(tag = "op", rename_all = "lowercase")]
+pub enum ServerMsg {
+    /// Sent once on connect.
+    Hello {
+        /// Every game of the registry.
+        games: Vec<GameEntry>,
+        /// The server's caps.
+        limits: Caps,
+    },
+    /// The state of a position.
+    State {
+        /// The asking message's id.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<Number>,
+        /// The game's name.
+        game: &'static str,
+        /// The position after the moves.
+        sfen: String,
+        /// The side to move, `"b"` or `"w"`.
+        side: &'static str,
+        /// Every legal move.
+        legal: Vec<String>,
+        /// True when the side to move is in check.
+        check: bool,
+        /// The end of the game, if it is over.
+        result: Option<GameResult>,
+    },
+    /// A search's progress.
+    Info {
+        /// The search's id.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<Number>,
+        /// Depth reached.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        depth: Option<i64>,
+        /// Selective depth.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        seldepth: Option<i64>,
+        /// The principal variation's number (from 1).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        multipv: Option<i64>,
+        /// The score.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        score: Option<Score>,
+        /// Nodes searched.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        nodes: Option<u64>,
+        /// Nodes per second.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        nps: Option<u64>,
+        /// Milliseconds since the search began.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        time: Option<u64>,
+        /// The principal variation.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pv: Vec<String>,
+    },
+    /// A search's move.
+    Bestmove {
+        /// The search's id.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<Number>,
+        /// The move, `resign` or `win`.
+        #[serde(rename = "move")]
+        mv: String,
+        /// The expected answer, if any.
+        ponder: Option<String>,
+    },
+    /// A mate search's answer.
+    Mate {
+        /// The search's id.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<Number>,
+        /// `mate`, `nomate` or `timeout`.
+        result: &'static str,
+        /// The mating line, for a mate.
+        line: Vec<String>,
+    },
+    /// A refusal; the session goes on.
+    Error {
+        /// The refused message's id.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<Number>,
+        /// What was refused and why.
+        message: String,
+    },
+}
+
+impl ServerMsg {
+    /// An error answer.
+    pub fn error(id: Option<Number>, message: impl Into<String>) -> ServerMsg {
+        ServerMsg::Error {
+            id,
+            message: message.into(),
+        }
+    }
+
+    /// The message as JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            format!(r#"{{"op":"error","message":"cannot write an answer: {e}"}}"#)
+        })
+    }
+}
+
+/// Reads a client message: its id (when it has a numeric one, for the error answer) and the
+/// message, or why it is refused.
+pub fn parse_client(text: &str) -> (Option<Number>, Result<ClientMsg, String>) {
+    let value: serde_json::Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => return (None, Err(format!("malformed JSON: {e}"))),
+    };
+    let id = match value.get("id") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::Number(n)) => Some(n.clone()),
+        Some(_) => return (None, Err("'id' must be a number".into())),
+    };
+    let msg = serde_json::from_value(value).map_err(|e| format!("bad message: {e}"));
+    (id, msg)
+}
+
+/// The answer to one line of the engine's output in the search `id`, if the line makes one:
+/// `info` (with a depth or nodes), `bestmove`, `checkmate` and `info string error: …`.
+pub fn translate(line: &str, id: Option<Number>) -> Option<ServerMsg> {
+    let words: Vec<&str> = line.split_ascii_whitespace().collect();
+    match words.as_slice() {
+        ["info", "string", "error:", ..] => {
+            let message = line.split_once("error:").map_or("", |(_, m)| m.trim());
+            Some(ServerMsg::error(id, message))
+        }
+        ["info", "string", ..] => None,
+        ["info", rest @ ..] => info(rest, id),
+        ["bestmove", mv, rest @ ..] => Some(ServerMsg::Bestmove {
+            id,
+            mv: mv.to_string(),
+            ponder: match rest {
+                ["ponder", p, ..] => Some(p.to_string()),
+                _ => None,
+            },
+        }),
+        ["checkmate", "nomate"] => Some(ServerMsg::Mate {
+            id,
+            result: "nomate",
+            line: Vec::new(),
+        }),
+        ["checkmate", "timeout"] => Some(ServerMsg::Mate {
+            id,
+            result: "timeout",
+            line: Vec::new(),
+        }),
+        ["checkmate", line @ ..] => Some(ServerMsg::Mate {
+            id,
+            result: "mate",
+            line: line.iter().map(|m| m.to_string()).collect(),
+        }),
+        _ => None,
+    }
+}
+
+/// An `info` line's fields after the word `info`.
+fn info(words: &[&str], id: Option<Number>) -> Option<ServerMsg> {
+    let (mut depth, mut seldepth, mut multipv, mut score) = (None, None, None, None);
+    let (mut nodes, mut nps, mut time, mut pv) = (None, None, None, Vec::new());
+    let mut i = 0;
+    while i < words.len() {
+        let next = words.get(i + 1).copied().unwrap_or("");
+        let int = next.parse::<i64>().ok();
+        let count = next.parse::<u64>().ok();
+        match words[i] {
+            "depth" => depth = int,
+            "seldepth" => seldepth = int,
+            "multipv" => multipv = int,
+            "nodes" => nodes = count,
+            "nps" => nps = count,
+            "time" => time = count,
+            "score" => {
+                let value = words.get(i + 2).and_then(|v| v.parse::<i64>().ok());
+                score = match (next, value) {
+                    ("cp", Some(v)) => Some(Score::Cp(v)),
+                    ("mate", Some(v)) => Some(Score::Mate(v)),
+                    _ => None,
+                };
+                i += 1;
+            }
+            "pv" => {
+                pv = words[i + 1..].iter().map(|m| m.to_string()).collect();
+                break;
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+    (depth.is_some() || nodes.is_some()).then_some(ServerMsg::Info {
+        id,
+        depth,
+        seldepth,
+        multipv,
+        score,
+        nodes,
+        nps,
+        time,
+        pv,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json(m: Option<ServerMsg>) -> String {
+        m.map(|m| m.to_json()).unwrap_or_default()
+    }
+
+    #[test]
+    fn engine_lines_become_messages() {
+        let id = Some(Number::from(7));
+        assert_eq!(
+            json(translate(
+                "info depth 3 seldepth 5 multipv 2 score cp -12 lowerbound nodes 100 nps 1000 \
+                 hashfull 0 time 4 pv 7g7f 3c3d",
+                id.clone()
+            )),
+            r#"{"op":"info","id":7,"depth":3,"seldepth":5,"multipv":2,"score":{"cp":-12},"nodes":100,"nps":1000,"time":4,"pv":["7g7f","3c3d"]}"#
+        );
+        assert_eq!(
+            json(translate("info nodes 5 nps 6 hashfull 0 time 7", None)),
+            r#"{"op":"info","nodes":5,"nps":6,"time":7}"#
+        );
+        assert_eq!(
+            json(translate("bestmove 7g7f ponder 3c3d", None)),
+            r#"{"op":"bestmove","move":"7g7f","ponder":"3c3d"}"#
+        );
+        assert_eq!(
+            json(translate("bestmove resign", None)),
+            r#"{"op":"bestmove","move":"resign","ponder":null}"#
+        );
+        assert_eq!(
+            json(translate("checkmate G*5b", id.clone())),
+            r#"{"op":"mate","id":7,"result":"mate","line":["G*5b"]}"#
+        );
+        assert_eq!(
+            json(translate("checkmate timeout", None)),
+            r#"{"op":"mate","result":"timeout","line":[]}"#
+        );
+        assert_eq!(
+            json(translate("info string error: bad thing", None)),
+            r#"{"op":"error","message":"bad thing"}"#
+        );
+        assert!(translate("info string loaded", None).is_none());
+        assert!(translate("", None).is_none());
+        assert!(translate("info score mate", None).is_none());
+    }
+
+    #[test]
+    fn limits_take_one_shape() {
+        let go = |text: &str| {
+            let limits: Limits = serde_json::from_str(text).unwrap();
+            limits.go_command()
+        };
+        assert_eq!(go(r#"{"depth": 3}"#).unwrap(), "go depth 3");
+        assert_eq!(go(r#"{"nodes": 2000}"#).unwrap(), "go nodes 2000");
+        assert_eq!(go(r#"{"movetime": 100}"#).unwrap(), "go movetime 100");
+        assert_eq!(go(r#"{"infinite": true}"#).unwrap(), "go infinite");
+        assert_eq!(
+            go(r#"{"byoyomi": 1000, "btime": 0, "wtime": 5}"#).unwrap(),
+            "go btime 0 wtime 5 byoyomi 1000"
+        );
+        assert_eq!(
+            go(r#"{"binc": 1, "winc": 2, "btime": 3, "wtime": 4}"#).unwrap(),
+            "go btime 3 wtime 4 binc 1 winc 2"
+        );
+        for bad in [
+            r#"{}"#,
+            r#"{"depth": 0}"#,
+            r#"{"depth": 61}"#,
+            r#"{"depth": 3, "nodes": 5}"#,
+            r#"{"infinite": false}"#,
+            r#"{"btime": 3, "wtime": 4}"#,
+            r#"{"movetime": 0}"#,
+        ] {
+            assert!(go(bad).is_err(), "{bad}");
+        }
+        assert!(serde_json::from_str::<Limits>(r#"{"mate": 3}"#).is_err());
+        assert!(serde_json::from_str::<Limits>(r#"{"depth": -3}"#).is_err());
+    }
+
+    #[test]
+    fn client_messages() {
+        let (id, msg) =
+            parse_client(r#"{"op":"state","id":3,"game":"shogi","sfen":"startpos","moves":[]}"#);
+        assert_eq!(id, Some(Number::from(3)));
+        assert!(matches!(msg, Ok(ClientMsg::State { .. })));
+        for bad in [
+            "not json",
+            r#"{"op":"launch"}"#,
+            r#"{"op":"state","game":"shogi"}"#,
+            r#"{"op":"state","game":"shogi","sfen":"startpos","extra":1}"#,
+            r#"{"op":"stop","id":"x"}"#,
+            r#"[1,2]"#,
+        ] {
+            assert!(parse_client(bad).1.is_err(), "{bad}");
+        }
+    }
+}

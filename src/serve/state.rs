@@ -1,0 +1,157 @@
+//! The `state` of a position, computed by the game's own rules through the registry: legal
+//! moves, check and the end of the game. The same checks vet every position before the engine
+//! is given it.
+
+use serde_json::Number;
+
+use super::protocol::{GameResult, MAX_MOVE_LEN, ServerMsg};
+use crate::core::color::Color;
+use crate::core::moves::{ListStore, MoveList};
+use crate::core::rules::{EndReason, Outcome};
+use crate::games::{EveryGameRules, Game, GameId};
+use crate::usi::Session;
+use crate::usi::output::excerpt;
+
+/// A position the page sent, checked: its game and the arguments of the USI `position` command
+/// that sets it.
+#[derive(Debug)]
+pub struct Checked {
+    /// The game.
+    pub game: GameId,
+    /// `startpos …` or `sfen … moves …`, as the USI `position` command takes it.
+    pub position: String,
+    /// The position's `state` answer.
+    pub state: ServerMsg,
+}
+
+/// Checks a position given as game name, SFEN (or `startpos`) and moves, and computes its state;
+/// the error says what is wrong.
+pub fn check(
+    game: &str,
+    sfen: &str,
+    moves: &[String],
+    id: Option<Number>,
+) -> Result<Checked, String> {
+    let gid = GameId::parse(game)
+        .filter(|g| g.name() == game)
+        .ok_or_else(|| {
+            format!(
+                "unknown game '{}' ({})",
+                excerpt(game, 40),
+                GameId::names(", ")
+            )
+        })?;
+    let sfen = sfen.trim();
+    if sfen.split_ascii_whitespace().any(|w| w == "moves") {
+        return Err("the SFEN may not hold the word 'moves': give the moves in 'moves'".into());
+    }
+    let mut position = if sfen == "startpos" {
+        "startpos".to_string()
+    } else {
+        format!("sfen {sfen}")
+    };
+    if !moves.is_empty() {
+        position.push_str(" moves");
+    }
+    for (i, m) in moves.iter().enumerate() {
+        if m.is_empty() || m.len() > MAX_MOVE_LEN || !m.chars().all(|c| c.is_ascii_graphic()) {
+            return Err(format!(
+                "move {} '{}' is not a USI move string",
+                i + 1,
+                excerpt(m, MAX_MOVE_LEN)
+            ));
+        }
+        position.push(' ');
+        position.push_str(m);
+    }
+    let state = crate::dispatch!(gid, G => state_of::<G>(&position, id))?;
+    Ok(Checked {
+        game: gid,
+        position,
+        state,
+    })
+}
+
+/// The `state` answer of the position that the `position` arguments `args` set in game `G`,
+/// under the default rules.
+fn state_of<G: Game>(args: &str, id: Option<Number>) -> Result<ServerMsg, String> {
+    let rules = EveryGameRules::default().of::<G>();
+    let mut session = Session::<G>::new();
+    session.set_position(args, &rules.game)?;
+    let pos = session.position();
+    let mut list = MoveList::<G::Move>::new();
+    pos.legal_moves(&mut list);
+    let side = pos.side_to_move();
+    let result = pos.verdict(session.history(), &rules).map(|v| GameResult {
+        winner: match v.outcome {
+            Outcome::Win => Some(side_name(side)),
+            Outcome::Loss => Some(side_name(!side)),
+            Outcome::Draw => None,
+        },
+        reason: match v.reason {
+            EndReason::NoLegalMove => "no legal move",
+            EndReason::Repetition => "repetition",
+            EndReason::PerpetualCheck => "perpetual check",
+            EndReason::Special(name) => name,
+            EndReason::MoveLimit => "move limit",
+        },
+    });
+    Ok(ServerMsg::State {
+        id,
+        game: G::NAME,
+        sfen: pos.to_sfen(),
+        side: side_name(side),
+        legal: list.iter().map(|&m| pos.move_to_usi(m)).collect(),
+        check: pos.in_check(),
+        result,
+    })
+}
+
+/// `"b"` or `"w"`.
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "b",
+        Color::White => "w",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state_json(game: &str, sfen: &str, moves: &[&str]) -> Result<serde_json::Value, String> {
+        let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        let c = check(game, sfen, &moves, None)?;
+        Ok(serde_json::from_str(&c.state.to_json()).unwrap())
+    }
+
+    #[test]
+    fn states_of_the_four_games() {
+        let s = state_json("shogi", "startpos", &["7g7f"]).unwrap();
+        assert_eq!(s["side"], "w");
+        assert_eq!(s["legal"].as_array().unwrap().len(), 30);
+        assert_eq!(s["check"], false);
+        assert!(s["result"].is_null());
+        for g in ["minishogi", "nanashogi", "giveandtake"] {
+            let s = state_json(g, "startpos", &[]).unwrap();
+            assert!(s["side"] == "b" || s["side"] == "w", "{g}");
+            assert!(!s["legal"].as_array().unwrap().is_empty(), "{g}");
+        }
+        // Mated: the side to move has no legal move and loses.
+        let s = state_json("shogi", "4k4/4G4/4P4/9/9/9/9/9/9 w G2r2b2g4s4n4l17p 2", &[]).unwrap();
+        assert_eq!(s["result"]["winner"], "b");
+        assert_eq!(s["result"]["reason"], "no legal move");
+        assert_eq!(s["check"], true);
+    }
+
+    #[test]
+    fn bad_positions_are_refused() {
+        assert!(state_json("chess", "startpos", &[]).is_err());
+        assert!(state_json("SHOGI", "startpos", &[]).is_err());
+        assert!(state_json("shogi", "not an sfen", &[]).is_err());
+        assert!(state_json("shogi", "startpos moves 7g7f", &[]).is_err());
+        assert!(state_json("shogi", "startpos", &["7g7f", "7g7f"]).is_err());
+        assert!(state_json("shogi", "startpos", &["7g 7f"]).is_err());
+        assert!(state_json("shogi", "startpos", &[""]).is_err());
+    }
+}

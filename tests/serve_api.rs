@@ -1,0 +1,534 @@
+//! `tsubame serve` from outside: the real binary on a free port of 127.0.0.1, spoken to over
+//! HTTP and its WebSocket as the page would (docs/serve.md). Searches are limited by depth or
+//! nodes, every wait by a timeout.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
+
+/// The longest wait for any one answer.
+const WAIT: Duration = Duration::from_secs(60);
+
+/// A running `tsubame serve`, ended when dropped.
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Server {
+    /// Starts `tsubame serve --port 0 ARGS` and reads its port from the URL it prints.
+    fn start(args: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tsubame"))
+            .args(["serve", "--port", "0"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the binary starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("piped"))
+            .read_line(&mut line)
+            .expect("the URL line");
+        let port = line
+            .trim()
+            .strip_prefix("tsubame serve: http://127.0.0.1:")
+            .and_then(|rest| rest.strip_suffix('/'))
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+        Server { child, port }
+    }
+
+    /// `http://127.0.0.1:PORT`, the page's origin.
+    fn origin(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// A plain HTTP/1.1 request with the given `Host`, and other header lines `extra`: the
+    /// status code, the headers (lowercase names) and the body.
+    fn http(&self, path: &str, host: &str, extra: &str) -> (u16, String, Vec<u8>) {
+        let mut s = TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
+        s.set_read_timeout(Some(WAIT)).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: {host}\r\n{extra}Connection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut raw = Vec::new();
+        s.read_to_end(&mut raw).expect("a whole answer");
+        let split = raw
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .expect("headers end");
+        let head = String::from_utf8_lossy(&raw[..split]).to_ascii_lowercase();
+        let status = head
+            .split_whitespace()
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .expect("a status");
+        (status, head, raw[split + 4..].to_vec())
+    }
+
+    /// `GET /` and friends with this server's own `Host`.
+    fn get(&self, path: &str) -> (u16, String, Vec<u8>) {
+        self.http(path, &format!("127.0.0.1:{}", self.port), "")
+    }
+
+    /// The number of live sessions, from `/health`.
+    fn sessions(&self) -> u64 {
+        let (status, _, body) = self.get("/health");
+        assert_eq!(status, 200);
+        let v: Value = serde_json::from_slice(&body).expect("JSON");
+        v["sessions"].as_u64().expect("a count")
+    }
+
+    /// Waits until the server counts `n` live sessions.
+    fn wait_sessions(&self, n: u64) {
+        let start = Instant::now();
+        while self.sessions() != n {
+            assert!(start.elapsed() < WAIT, "sessions never came to {n}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Opens a session as the page does (with its `Origin`) and reads its `hello`.
+    async fn connect(&self) -> (Client, Value) {
+        let mut client = self
+            .connect_with(Some(&self.origin()))
+            .await
+            .expect("upgrade");
+        let hello = client.recv().await;
+        assert_eq!(hello["op"], "hello", "{hello}");
+        (client, hello)
+    }
+
+    /// Opens a WebSocket with the given `Origin` header (or none).
+    async fn connect_with(&self, origin: Option<&str>) -> Result<Client, String> {
+        let mut request = format!("ws://127.0.0.1:{}/ws", self.port)
+            .into_client_request()
+            .unwrap();
+        if let Some(o) = origin {
+            request
+                .headers_mut()
+                .insert("Origin", HeaderValue::from_str(o).unwrap());
+        }
+        let (ws, _) = tokio_tungstenite::connect_async(request)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(Client { ws })
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A WebSocket session.
+struct Client {
+    ws: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+}
+
+impl Client {
+    async fn send(&mut self, v: Value) {
+        self.send_text(v.to_string()).await;
+    }
+
+    async fn send_text(&mut self, text: String) {
+        self.ws
+            .send(Message::Text(text.into()))
+            .await
+            .expect("send");
+    }
+
+    /// The next JSON message; `Null` when the server closed the session.
+    async fn recv(&mut self) -> Value {
+        loop {
+            let next = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("an answer in time");
+            match next {
+                Some(Ok(Message::Text(t))) => return serde_json::from_str(&t).expect("JSON"),
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return Value::Null,
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+
+    /// The state of a position.
+    async fn state(&mut self, game: &str, moves: &[String]) -> Value {
+        self.send(json!({"op": "state", "game": game, "sfen": "startpos", "moves": moves}))
+            .await;
+        let s = self.recv().await;
+        assert_eq!(s["op"], "state", "{s}");
+        s
+    }
+
+    /// Sends a search and collects its messages up to its `bestmove` (or `mate`), which comes
+    /// last.
+    async fn search(&mut self, msg: Value) -> Vec<Value> {
+        let id = msg["id"].clone();
+        self.send(msg).await;
+        let mut got = Vec::new();
+        loop {
+            let m = self.recv().await;
+            assert!(
+                m["op"] == "info" || m["op"] == "bestmove" || m["op"] == "mate",
+                "{m}"
+            );
+            assert_eq!(m["id"], id, "{m}");
+            let end = m["op"] != "info";
+            got.push(m);
+            if end {
+                return got;
+            }
+        }
+    }
+}
+
+/// Plays a short game of `game` by the engine's own moves, checking each against `state`.
+async fn play_game(client: &mut Client, game: &str, max_plies: usize) -> Vec<String> {
+    let mut moves: Vec<String> = Vec::new();
+    let mut first_side = Value::Null;
+    for ply in 0..max_plies {
+        let s = client.state(game, &moves).await;
+        assert_eq!(s["game"], game);
+        if ply == 0 {
+            first_side = s["side"].clone();
+        }
+        assert_eq!(s["side"] == first_side, ply % 2 == 0, "{s}");
+        if !s["result"].is_null() {
+            assert!(s["result"]["reason"].is_string(), "{s}");
+            break;
+        }
+        let legal = s["legal"].as_array().expect("legal moves").clone();
+        let answer = client
+            .search(
+                json!({"op": "go", "id": ply, "game": game, "sfen": "startpos",
+                "moves": moves, "limits": {"nodes": 2000}}),
+            )
+            .await;
+        let best = answer.last().unwrap();
+        assert_eq!(best["op"], "bestmove");
+        assert!(legal.contains(&best["move"]), "{best} not in {legal:?}");
+        moves.push(best["move"].as_str().unwrap().to_string());
+    }
+    moves
+}
+
+#[tokio::test]
+async fn the_page_and_its_assets() {
+    let server = Server::start(&[]);
+    let mut total = 0;
+    for (path, kind) in [
+        ("/", "text/html"),
+        ("/app.js", "text/javascript"),
+        ("/style.css", "text/css"),
+    ] {
+        let (status, head, body) = server.get(path);
+        assert_eq!(status, 200, "{path}");
+        assert!(head.contains(&format!("content-type: {kind}")), "{head}");
+        total += body.len();
+        if path == "/" {
+            assert!(String::from_utf8_lossy(&body).contains("<html"));
+        }
+    }
+    assert!(total < 300_000, "{total} bytes");
+    assert_eq!(server.get("/nothing").0, 404);
+    assert_eq!(server.sessions(), 0);
+}
+
+#[tokio::test]
+async fn foreign_hosts_and_origins_are_refused() {
+    let server = Server::start(&[]);
+    let port = server.port;
+    for host in [format!("localhost:{port}"), format!("[::1]:{port}")] {
+        assert_eq!(server.http("/", &host, "").0, 200, "{host}");
+    }
+    for host in [
+        "evil.example".to_string(),
+        format!("evil.example:{port}"),
+        format!("127.0.0.1:{}", port.wrapping_add(1)),
+    ] {
+        assert_eq!(server.http("/", &host, "").0, 403, "{host}");
+        assert_eq!(server.http("/health", &host, "").0, 403, "{host}");
+        // The upgrade too, even with a matching Origin.
+        let upgrade = format!(
+            "Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: http://{host}\r\n"
+        );
+        let (status, _, _) = server.http("/ws", &host, &upgrade);
+        assert_eq!(status, 403, "{host}");
+    }
+    for origin in [
+        Some("http://evil.example"),
+        Some("null"),
+        Some(&*format!("https://127.0.0.1:{port}")),
+        Some(&*format!("http://localhost:{port}")),
+        None,
+    ] {
+        let refused = server.connect_with(origin).await.err();
+        let refused = refused.unwrap_or_else(|| panic!("{origin:?} was accepted"));
+        assert!(refused.contains("403"), "{origin:?}: {refused}");
+    }
+    assert_eq!(server.sessions(), 0);
+}
+
+#[tokio::test]
+async fn hello_and_a_short_game_of_each() {
+    let server = Server::start(&[]);
+    let (mut client, hello) = server.connect().await;
+    let games: Vec<&str> = hello["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(games, ["shogi", "minishogi", "nanashogi", "giveandtake"]);
+    assert_eq!(
+        hello["games"][0]["startpos"],
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+    );
+    assert_eq!(hello["limits"]["sessions"], 4);
+    assert_eq!(hello["limits"]["message_bytes"], 65536);
+    for game in games {
+        let moves = play_game(&mut client, game, 24).await;
+        assert!(!moves.is_empty(), "{game}");
+    }
+    assert_eq!(server.sessions(), 1);
+}
+
+#[tokio::test]
+async fn analysis_with_two_lines() {
+    let server = Server::start(&[]);
+    let (mut client, _) = server.connect().await;
+    let got = client
+        .search(
+            json!({"op": "go", "id": 1.5, "game": "shogi", "sfen": "startpos",
+            "moves": ["7g7f"], "limits": {"depth": 5}, "multipv": 2}),
+        )
+        .await;
+    let last_depth = got
+        .iter()
+        .filter_map(|m| m["depth"].as_i64())
+        .max()
+        .unwrap();
+    let lines: Vec<&Value> = got
+        .iter()
+        .filter(|m| m["depth"].as_i64() == Some(last_depth) && m["pv"].is_array())
+        .collect();
+    let numbers: Vec<i64> = lines.iter().filter_map(|m| m["multipv"].as_i64()).collect();
+    assert!(numbers.contains(&1) && numbers.contains(&2), "{got:?}");
+    let firsts: Vec<&Value> = lines.iter().map(|m| &m["pv"][0]).collect();
+    assert_ne!(firsts[0], firsts[1], "two different lines: {got:?}");
+    for m in &lines {
+        assert!(
+            m["score"]["cp"].is_i64() || m["score"]["mate"].is_i64(),
+            "{m}"
+        );
+        assert!(
+            m["nodes"].is_u64() && m["time"].is_u64() && m["nps"].is_u64(),
+            "{m}"
+        );
+    }
+    assert_eq!(got.last().unwrap()["op"], "bestmove");
+}
+
+#[tokio::test]
+async fn mates_in_give_and_take_and_shogi() {
+    let server = Server::start(&[]);
+    let (mut client, _) = server.connect().await;
+    let got = client
+        .search(json!({"op": "mate", "id": 1, "game": "giveandtake",
+            "sfen": "K7/1m6/1m6/8/m7/m7/8/KK6 b - 1", "moves": [], "ms": 20000}))
+        .await;
+    let answer = got.last().unwrap();
+    assert_eq!(answer["result"], "mate", "{answer}");
+    assert_eq!(
+        answer["line"],
+        json!([
+            "b6-a6",
+            "a8:a5",
+            "b7-b6",
+            "b1:b7",
+            "a3-a2",
+            "a1:a3",
+            "a4:a1:a7:c7"
+        ])
+    );
+    let got = client
+        .search(json!({"op": "mate", "id": 2, "game": "shogi",
+            "sfen": "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", "ms": 20000}))
+        .await;
+    assert_eq!(got.last().unwrap()["line"], json!(["G*5b"]));
+    // The mated position's state says so.
+    client
+        .send(json!({"op": "state", "id": 3, "game": "shogi",
+            "sfen": "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", "moves": ["G*5b"]}))
+        .await;
+    let s = client.recv().await;
+    assert_eq!(s["id"], 3);
+    assert_eq!(s["check"], true);
+    assert_eq!(s["legal"], json!([]));
+    assert_eq!(
+        s["result"],
+        json!({"winner": "b", "reason": "no legal move"})
+    );
+}
+
+#[tokio::test]
+async fn bad_input_is_answered_and_the_session_goes_on() {
+    let server = Server::start(&[]);
+    let (mut client, _) = server.connect().await;
+    let bad = [
+        json!({"op": "state", "id": 1, "game": "chess", "sfen": "startpos", "moves": []}),
+        json!({"op": "state", "id": 2, "game": "shogi", "sfen": "9/9 b - 1", "moves": []}),
+        json!({"op": "state", "id": 3, "game": "shogi", "sfen": "startpos", "moves": ["5e5d"]}),
+        json!({"op": "go", "id": 4, "game": "shogi", "sfen": "startpos", "moves": [],
+            "limits": {"depth": 0}}),
+        json!({"op": "go", "id": 5, "game": "shogi", "sfen": "startpos", "moves": [],
+            "limits": {"depth": 3, "nodes": 10}}),
+        json!({"op": "go", "id": 6, "game": "shogi", "sfen": "startpos", "moves": [],
+            "limits": {"depth": 3}, "multipv": 6}),
+        json!({"op": "go", "id": 7, "game": "shogi", "sfen": "startpos", "moves": ["1a1b"],
+            "limits": {"depth": 3}}),
+        json!({"op": "mate", "id": 8, "game": "shogi", "sfen": "startpos", "moves": [], "ms": 0}),
+        json!({"op": "setoption", "id": 9, "name": "EvalFile", "value": "/etc/passwd"}),
+        json!({"op": "state", "id": 10, "game": "shogi", "sfen": "startpos", "moves": [],
+            "extra": true}),
+        json!({"op": "state", "id": 11, "game": "shogi", "sfen": "startpos moves 7g7f"}),
+    ];
+    for msg in bad {
+        let id = msg["id"].clone();
+        client.send(msg).await;
+        let e = client.recv().await;
+        assert_eq!(e["op"], "error", "{e}");
+        assert_eq!(e["id"], id, "{e}");
+        assert!(!e["message"].as_str().unwrap().is_empty());
+    }
+    for text in [
+        "not json".to_string(),
+        "[]".to_string(),
+        r#"{"op": "stop", "id": "one"}"#.to_string(),
+        format!(
+            r#"{{"op":"state","game":"shogi","sfen":"startpos","moves":[{}]}}"#,
+            vec![r#""7g7f""#; 10_000].join(",")
+        ),
+    ] {
+        client.send_text(text).await;
+        let e = client.recv().await;
+        assert_eq!(e["op"], "error", "{e}");
+    }
+    client
+        .ws
+        .send(Message::Binary(vec![1, 2, 3].into()))
+        .await
+        .unwrap();
+    assert_eq!(client.recv().await["op"], "error");
+    // Still serving.
+    let s = client.state("minishogi", &[]).await;
+    assert!(s["result"].is_null());
+    let got = client
+        .search(json!({"op": "go", "game": "shogi", "sfen": "startpos", "limits": {"depth": 2}}))
+        .await;
+    assert_eq!(got.last().unwrap()["op"], "bestmove");
+}
+
+#[tokio::test]
+async fn too_many_messages_are_dropped() {
+    let server = Server::start(&[]);
+    let (mut client, _) = server.connect().await;
+    let state = json!({"op": "state", "game": "nanashogi", "sfen": "startpos"});
+    for _ in 0..80 {
+        client.send(state.clone()).await;
+    }
+    let (mut states, mut errors) = (0, 0);
+    for _ in 0..80 {
+        match client.recv().await["op"].as_str() {
+            Some("state") => states += 1,
+            Some("error") => errors += 1,
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(
+        states >= 50 && errors >= 1,
+        "{states} states, {errors} errors"
+    );
+}
+
+#[tokio::test]
+async fn the_session_cap_and_a_vanished_client() {
+    let server = Server::start(&["--max-sessions", "2"]);
+    let (mut a, _) = server.connect().await;
+    let (b, _) = server.connect().await;
+    let mut c = server.connect_with(Some(&server.origin())).await.unwrap();
+    let refused = c.recv().await;
+    assert_eq!(refused["op"], "error", "{refused}");
+    assert!(c.recv().await.is_null(), "closed after the refusal");
+    assert_eq!(server.sessions(), 2);
+    // A client that disappears in the middle of an endless search.
+    a.send(
+        json!({"op": "go", "id": 1, "game": "shogi", "sfen": "startpos",
+        "limits": {"infinite": true}}),
+    )
+    .await;
+    assert_eq!(a.recv().await["op"], "info");
+    drop(a);
+    drop(b);
+    server.wait_sessions(0);
+    let (mut d, _) = server.connect().await;
+    let s = d.state("shogi", &[]).await;
+    assert_eq!(s["legal"].as_array().unwrap().len(), 30);
+    // A search stopped by `stop` answers with its bestmove.
+    d.send(
+        json!({"op": "go", "id": 2, "game": "shogi", "sfen": "startpos",
+        "limits": {"infinite": true}}),
+    )
+    .await;
+    assert_eq!(d.recv().await["op"], "info");
+    d.send(json!({"op": "stop"})).await;
+    loop {
+        let m = d.recv().await;
+        assert_eq!(m["id"], 2, "{m}");
+        if m["op"] == "bestmove" {
+            break;
+        }
+    }
+}
+
+#[test]
+fn twenty_sessions_at_once() {
+    let server = Server::start(&["--max-sessions", "20", "--hash", "4"]);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut tasks = Vec::new();
+        for i in 0..20 {
+            let game = ["shogi", "minishogi", "nanashogi", "giveandtake"][i % 4];
+            let (mut client, _) = server.connect().await;
+            tasks.push(tokio::spawn(async move {
+                let moves = play_game(&mut client, game, 3).await;
+                assert!(!moves.is_empty());
+                moves.len()
+            }));
+        }
+        for t in tasks {
+            t.await.expect("every session plays");
+        }
+    });
+    server.wait_sessions(0);
+}
