@@ -532,3 +532,60 @@ fn twenty_sessions_at_once() {
     });
     server.wait_sessions(0);
 }
+
+#[tokio::test]
+async fn records_are_written_and_loaded_back() {
+    let server = Server::start(&[]);
+    let (mut client, _) = server.connect().await;
+    let moves = ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"];
+    for format in ["kif", "csa", "usi"] {
+        client
+            .send(
+                json!({"op": "record", "id": 1, "game": "shogi", "sfen": "startpos",
+                "moves": moves, "format": format}),
+            )
+            .await;
+        let r = client.recv().await;
+        assert_eq!(r["op"], "record", "{r}");
+        assert_eq!(r["id"], 1);
+        assert_eq!(r["format"], format);
+        let text = r["text"].as_str().unwrap().to_string();
+        client
+            .send(json!({"op": "load", "id": 2, "text": text}))
+            .await;
+        let l = client.recv().await;
+        assert_eq!(l["op"], "load", "{l}");
+        assert_eq!(l["id"], 2);
+        assert_eq!(l["format"], format);
+        assert_eq!(l["game"], "shogi");
+        assert_eq!(
+            l["sfen"],
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+        );
+        assert_eq!(l["moves"], json!(moves), "{format}: {text}");
+    }
+    let bad = [
+        json!({"op": "record", "id": 3, "game": "minishogi", "sfen": "startpos",
+            "moves": [], "format": "csa"}),
+        json!({"op": "record", "id": 4, "game": "shogi", "sfen": "startpos",
+            "moves": ["7g7f", "7g7f"], "format": "kif"}),
+        json!({"op": "load", "id": 5, "text": "V2.2\nPI\n+\n+7776FU\n-7776FU\n"}),
+        json!({"op": "load", "id": 6, "text": "手合割：平手\n   1 ５五歩(57)\n"}),
+        json!({"op": "load", "id": 7, "text": "position startpos moves 7g7f",
+            "game": "chess"}),
+    ];
+    for msg in bad {
+        let id = msg["id"].clone();
+        client.send(msg).await;
+        let e = client.recv().await;
+        assert_eq!(e["op"], "error", "{e}");
+        assert_eq!(e["id"], id, "{e}");
+    }
+    // A USI record of another game, told from its SFEN.
+    client
+        .send(json!({"op": "load", "text": "position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 5e4d"}))
+        .await;
+    let l = client.recv().await;
+    assert_eq!(l["game"], "minishogi", "{l}");
+    assert_eq!(l["moves"], json!(["5e4d"]));
+}

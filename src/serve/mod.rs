@@ -8,6 +8,7 @@
 
 pub mod guard;
 pub mod protocol;
+pub mod records;
 pub mod session;
 pub mod state;
 

@@ -66,6 +66,29 @@ pub enum ClientMsg {
         /// The time limit in milliseconds.
         ms: u64,
     },
+    /// Asks for the record of a game in a format.
+    Record {
+        /// Echoed in the answer.
+        id: Option<Number>,
+        /// The game's registry name.
+        game: String,
+        /// An SFEN of that game, or `startpos`: the start of the game.
+        sfen: String,
+        /// The game's moves (USI).
+        #[serde(default)]
+        moves: Vec<String>,
+        /// `usi`, `csa` or `kif` (the last two for standard shogi only).
+        format: String,
+    },
+    /// Reads a record (a USI `position` line, CSA or KIF) into a game.
+    Load {
+        /// Echoed in the answer.
+        id: Option<Number>,
+        /// The record's text.
+        text: String,
+        /// The game a USI record is of when it does not say (a registry name).
+        game: Option<String>,
+    },
 }
 
 /// The limits of a `go`: exactly one of the shapes docs/serve.md lists.
@@ -294,6 +317,30 @@ pub enum ServerMsg {
         result: &'static str,
         /// The mating line, for a mate.
         line: Vec<String>,
+    },
+    /// A game's record, the answer to `record`.
+    Record {
+        /// The asking message's id.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<Number>,
+        /// `usi`, `csa` or `kif`.
+        format: &'static str,
+        /// The record.
+        text: String,
+    },
+    /// A game read from a record, the answer to `load`.
+    Load {
+        /// The asking message's id.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<Number>,
+        /// The format the record was read as: `usi`, `csa` or `kif`.
+        format: &'static str,
+        /// The game's name.
+        game: &'static str,
+        /// The start position, as SFEN.
+        sfen: String,
+        /// The game's moves (USI).
+        moves: Vec<String>,
     },
     /// A refusal; the session goes on.
     Error {

@@ -13,6 +13,7 @@ use tokio::sync::mpsc;
 use super::App;
 use super::guard::{RateLimit, Slot};
 use super::protocol::{ClientMsg, MAX_MS, MAX_MULTIPV, ServerMsg, parse_client, translate};
+use super::records;
 use super::state::{Checked, check};
 use crate::games::GameId;
 use crate::usi::{Engine, Output};
@@ -229,6 +230,16 @@ async fn checked(
         .unwrap_or_else(|_| Err("internal error while reading the position".into()))
 }
 
+/// Runs `f` off the async runtime (records of long games take a while to check).
+async fn blocking<F>(f: F) -> Result<ServerMsg, (Option<Number>, String)>
+where
+    F: FnOnce() -> Result<ServerMsg, (Option<Number>, String)> + Send + 'static,
+{
+    tokio::task::spawn_blocking(f)
+        .await
+        .unwrap_or_else(|_| Err((None, "internal error while reading the record".into())))
+}
+
 /// Carries out one text message: the answer to send now, if any (a search answers later,
 /// through the engine's output).
 async fn answer(text: &str, commands: &std_mpsc::Sender<Command>) -> Option<ServerMsg> {
@@ -248,6 +259,26 @@ async fn answer(text: &str, commands: &std_mpsc::Sender<Command>) -> Option<Serv
                 Ok(c) => c.state,
                 Err(e) => ServerMsg::error(id, e),
             });
+        }
+        ClientMsg::Record {
+            id,
+            game,
+            sfen,
+            moves,
+            format,
+        } => {
+            let answer = blocking(move || {
+                records::write(id.clone(), &game, &sfen, &moves, &format).map_err(|e| (id, e))
+            })
+            .await;
+            return Some(answer.unwrap_or_else(|(id, e)| ServerMsg::error(id, e)));
+        }
+        ClientMsg::Load { id, text, game } => {
+            let answer = blocking(move || {
+                records::load(id.clone(), &text, game.as_deref()).map_err(|e| (id, e))
+            })
+            .await;
+            return Some(answer.unwrap_or_else(|(id, e)| ServerMsg::error(id, e)));
         }
         ClientMsg::Stop { id } => (Command::Stop, id),
         ClientMsg::Go {

@@ -10,6 +10,7 @@ pub mod movegen;
 pub mod nnue;
 pub mod pack;
 pub mod position;
+pub mod record;
 pub mod rules;
 pub mod see;
 pub mod types;

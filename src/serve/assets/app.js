@@ -102,6 +102,7 @@ const app = {
   connected: false,
   hello: null,
   nextId: 1,
+  pendingRecord: null, // the `record` or `load` asked for: { id, op }
   pendingStates: new Map(), // id -> cache key
   states: new Map(), // cache key -> state message
   game: { name: 'shogi', start: '', moves: [], cursor: 0 },
@@ -216,6 +217,10 @@ function onMessage(msg) {
     case 'bestmove':
     case 'mate':
       onSearchEnd(msg);
+      break;
+    case 'record':
+    case 'load':
+      onRecordAnswer(msg);
       break;
     case 'error':
       onError(msg);
@@ -404,6 +409,7 @@ function newGame(name, sfen) {
   $('pv-lines').textContent = '';
   $('analysis-info').textContent = '';
   $('game-select').value = name;
+  updateRecordButtons();
   const human = sideSetting();
   app.flipped = (human === 'b' || human === 'w') && human !== GAME_INFO[name].first;
   app.refused = null;
@@ -1148,56 +1154,55 @@ function currentSfen() {
   return st ? st.sfen : app.game.cursor === 0 ? app.game.start : '';
 }
 
-function usiRecord() {
-  const g = app.game;
-  let text = '# tsubame game: ' + g.name + '\nposition sfen ' + g.start;
-  if (g.moves.length) text += ' moves ' + g.moves.join(' ');
-  return text + '\n';
+// Records are written and read by the server (`record` and `load`): the USI record for every
+// game, KIF and CSA for standard shogi.
+function loadRecord(text) {
+  if (!text.trim()) return;
+  const id = send({ op: 'load', text, game: app.game.name });
+  if (id !== null) app.pendingRecord = { id, op: 'load' };
 }
 
-function loadRecord(text) {
-  const lines = text.split(/\r?\n/);
-  let game = null;
-  let pos = null;
-  for (const l of lines) {
-    const m = /^#\s*tsubame game:\s*(\S+)/.exec(l.trim());
-    if (m) game = m[1];
-    if (/^\s*position\s/.test(l)) pos = l.trim();
-  }
-  if (!pos) {
-    showError('no `position …` line in the record');
+function requestRecord(format) {
+  const g = app.game;
+  const id = send({ op: 'record', game: g.name, sfen: g.start, moves: g.moves, format });
+  if (id !== null) app.pendingRecord = { id, op: 'record' };
+}
+
+function onRecordAnswer(msg) {
+  const p = app.pendingRecord;
+  if (!p || p.id !== msg.id || p.op !== msg.op) return;
+  app.pendingRecord = null;
+  if (msg.op === 'record') {
+    $('record-text').value = msg.text;
+    const ext = { usi: 'usi', csa: 'csa', kif: 'kifu' }[msg.format];
+    download(app.game.name + '.' + ext, msg.text);
     return;
   }
-  const words = pos.split(/\s+/).slice(1);
-  let start = null;
-  let i = 0;
-  if (words[0] === 'startpos') {
-    i = 1;
-  } else if (words[0] === 'sfen') {
-    const end = words.indexOf('moves');
-    start = words.slice(1, end < 0 ? words.length : end).join(' ');
-    i = end < 0 ? words.length : end;
-  } else {
-    showError('the position line must read `position startpos` or `position sfen …`');
-    return;
-  }
-  const moves = words[i] === 'moves' ? words.slice(i + 1) : [];
-  if (!game) game = start ? detectGame(start) : app.game.name;
-  if (!GAME_INFO[game]) {
-    showError('unknown game ' + game);
-    return;
-  }
-  newGame(game, start);
-  app.game.moves = moves;
-  app.game.cursor = moves.length;
-  // Ask for every position of the game, so that a bad move is reported where it is.
-  for (let k = 0; k <= moves.length; k++) requestState(game, app.game.start, moves.slice(0, k));
+  newGame(msg.game, msg.sfen);
+  app.game.moves = msg.moves;
+  app.game.cursor = msg.moves.length;
+  for (let k = 0; k <= msg.moves.length; k++) requestState(msg.game, app.game.start, msg.moves.slice(0, k));
   showPosition();
+}
+
+function updateRecordButtons() {
+  const shogi = app.game.name === 'shogi';
+  $('download-kif').hidden = !shogi;
+  $('download-csa').hidden = !shogi;
+}
+
+// A record file is UTF-8, or Shift_JIS as older KIF and CSA files are.
+function decodeRecord(buffer) {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(buffer);
+  } catch (e) {
+    return new TextDecoder('shift_jis').decode(buffer);
+  }
 }
 
 function download(name, text) {
   const a = document.createElement('a');
-  a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+  a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
   a.download = name;
   document.body.appendChild(a);
   a.click();
@@ -1375,16 +1380,15 @@ function wire() {
     $('position-input').value = s;
     if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(s).catch(() => {});
   });
-  $('download-usi').addEventListener('click', () => {
-    const text = usiRecord();
-    $('record-text').value = text;
-    download(app.game.name + '.usi', text);
-  });
+  $('download-usi').addEventListener('click', () => requestRecord('usi'));
+  $('download-kif').addEventListener('click', () => requestRecord('kif'));
+  $('download-csa').addEventListener('click', () => requestRecord('csa'));
   $('load-record').addEventListener('click', () => loadRecord($('record-text').value));
   $('record-file').addEventListener('change', (e) => {
     const f = e.target.files && e.target.files[0];
     if (!f) return;
-    f.text().then((t) => {
+    f.arrayBuffer().then((b) => {
+      const t = decodeRecord(b);
       $('record-text').value = t;
       loadRecord(t);
     });

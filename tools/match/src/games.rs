@@ -1,4 +1,5 @@
-//! What the runner needs from a game beyond [`Position`]: CSA notation (standard shogi only), a
+//! What the runner needs from a game beyond [`Position`]: CSA notation (standard shogi only, written
+//! by the engine's `games::shogi::record`), a
 //! material balance for random openings, and the 24-point impasse adjudication.
 //!
 //! Every game the runner plays implements [`GameExt`]; the defaults suit a game without those
@@ -9,6 +10,7 @@ use tsubame::core::game::Position;
 use tsubame::core::moves::Move;
 use tsubame::games::minishogi::{Mini, Minishogi};
 use tsubame::games::shogi::position::Board;
+use tsubame::games::shogi::record;
 use tsubame::games::shogi::types::Kind;
 use tsubame::games::shogi::{Shogi, Standard, Variant};
 use tsubame::games::{Game, GameId};
@@ -106,94 +108,13 @@ fn balance<V: Variant>(pos: &Board<V>) -> i32 {
     side(us) - side(!us)
 }
 
-/// The CSA name of a piece kind.
-pub fn csa_piece(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Pawn => "FU",
-        Kind::Lance => "KY",
-        Kind::Knight => "KE",
-        Kind::Silver => "GI",
-        Kind::Gold => "KI",
-        Kind::Bishop => "KA",
-        Kind::Rook => "HI",
-        Kind::King => "OU",
-        Kind::ProPawn => "TO",
-        Kind::ProLance => "NY",
-        Kind::ProKnight => "NK",
-        Kind::ProSilver => "NG",
-        Kind::Horse => "UM",
-        Kind::Dragon => "RY",
-    }
-}
-
-/// `+` for Black, `-` for White.
-pub fn csa_color(c: Color) -> char {
-    match c {
-        Color::Black => '+',
-        Color::White => '-',
-    }
-}
-
-fn csa_square(sq: tsubame::core::square::Square) -> String {
-    let geo = Standard::GEOMETRY;
-    format!("{}{}", geo.file(sq) + 1, geo.rank(sq) + 1)
-}
-
 impl GameExt for Shogi {
     fn csa_position(&self) -> Option<String> {
-        let geo = Standard::GEOMETRY;
-        let mut out = String::new();
-        if self.to_sfen() == Shogi::startpos().to_sfen() {
-            out.push_str("PI\n+\n");
-            return Some(out);
-        }
-        for rank in 0..geo.ranks {
-            out.push_str(&format!("P{}", rank + 1));
-            for file in (0..geo.files).rev() {
-                let p = self.piece_at(geo.square(file, rank));
-                if p.is_none() {
-                    out.push_str(" * ");
-                } else {
-                    out.push(csa_color(p.color()));
-                    out.push_str(csa_piece(p.kind()));
-                }
-            }
-            out.push('\n');
-        }
-        for c in Color::ALL {
-            let hand = self.hand(c);
-            if hand.is_empty() {
-                continue;
-            }
-            out.push_str(&format!("P{}", csa_color(c)));
-            for k in Kind::HAND.iter().rev() {
-                for _ in 0..hand.count(*k) {
-                    out.push_str("00");
-                    out.push_str(csa_piece(*k));
-                }
-            }
-            out.push('\n');
-        }
-        out.push(csa_color(self.side_to_move()));
-        out.push('\n');
-        Some(out)
+        Some(record::csa_position(self))
     }
 
     fn csa_move(&self, mv: Move) -> Option<String> {
-        let c = csa_color(self.side_to_move());
-        Some(if mv.is_drop() {
-            let k = Kind::from_code(mv.drop_piece());
-            format!("{c}00{}{}", csa_square(mv.to()), csa_piece(k))
-        } else {
-            let k = self.piece_at(mv.from()).kind();
-            let k = if mv.is_promotion() { k.promoted() } else { k };
-            format!(
-                "{c}{}{}{}",
-                csa_square(mv.from()),
-                csa_square(mv.to()),
-                csa_piece(k)
-            )
-        })
+        Some(record::csa_move(self, mv))
     }
 
     fn material_balance(&self) -> Option<i32> {
@@ -220,33 +141,6 @@ impl GameExt for Shogi {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn csa_moves_and_positions() {
-        let pos = Shogi::startpos();
-        assert_eq!(pos.csa_position().unwrap(), "PI\n+\n");
-        let mv = pos.parse_move("7g7f").unwrap();
-        assert_eq!(pos.csa_move(mv).unwrap(), "+7776FU");
-        let mut p = pos.clone();
-        for m in ["7g7f", "3c3d", "8h2b+"] {
-            let mv = p.parse_move(m).unwrap();
-            if m == "8h2b+" {
-                assert_eq!(p.csa_move(mv).unwrap(), "+8822UM");
-            }
-            p.play(mv);
-        }
-        let mv = p.parse_move("3a2b").unwrap();
-        assert_eq!(p.csa_move(mv).unwrap(), "-3122GI");
-        p.play(mv);
-        let mv = p.parse_move("B*4e").unwrap();
-        assert_eq!(p.csa_move(mv).unwrap(), "+0045KA");
-        let text = p.csa_position().unwrap();
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "P1-KY-KE-GI-KI-OU-KI * -KE-KY");
-        assert_eq!(lines[9], "P+00KA");
-        assert_eq!(lines[10], "P-00KA");
-        assert_eq!(lines[11], "+");
-    }
 
     #[test]
     fn balance_and_impasse() {

@@ -12,8 +12,9 @@ use tsubame::core::rules::{EndReason, Outcome, Verdict};
 use tsubame::games::EveryGameRules;
 
 use crate::engine::{Engine, WaitError};
-use crate::games::{GameExt, csa_color};
+use crate::games::GameExt;
 use crate::openings::Opening;
+use tsubame::games::shogi::record::csa_color;
 
 /// The time control of a match.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

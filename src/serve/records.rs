@@ -1,0 +1,167 @@
+//! The `record` and `load` messages: a game written as a record (USI `position` line for every
+//! game, CSA and KIF for standard shogi) and a record read back into a game.
+
+use serde_json::Number;
+
+use super::protocol::ServerMsg;
+use super::state::check;
+use crate::core::game::Position;
+use crate::games::GameId;
+use crate::games::shogi::record::{self, Format};
+use crate::usi::output::excerpt;
+
+/// The `record` answer: the game of `game`, `sfen` (or `startpos`) and `moves` in `format`.
+pub fn write(
+    id: Option<Number>,
+    game: &str,
+    sfen: &str,
+    moves: &[String],
+    format: &str,
+) -> Result<ServerMsg, String> {
+    let checked = check(game, sfen, moves, None)?;
+    let (format, text) = match format {
+        "usi" => ("usi", usi_record(checked.game, &checked.position)),
+        "csa" | "kif" => {
+            if checked.game != GameId::Shogi {
+                return Err(format!(
+                    "{} records standard shogi only, not {}",
+                    format.to_uppercase(),
+                    checked.game.name()
+                ));
+            }
+            let (name, f) = if format == "csa" {
+                ("csa", Format::Csa)
+            } else {
+                ("kif", Format::Kif)
+            };
+            (name, record::write(f, sfen, moves)?)
+        }
+        other => {
+            return Err(format!(
+                "unknown record format '{}' (usi, csa, kif)",
+                excerpt(other, 20)
+            ));
+        }
+    };
+    Ok(ServerMsg::Record { id, format, text })
+}
+
+/// The USI record the page writes: a comment naming the game, then the `position` line.
+fn usi_record(game: GameId, position: &str) -> String {
+    format!("# tsubame game: {}\nposition {position}\n", game.name())
+}
+
+/// The `load` answer: the game read from `text`, a USI record (a `position` line, with an
+/// optional `# tsubame game: NAME` line), CSA or KIF. `hint` names the game of a USI record
+/// that does not say it.
+pub fn load(id: Option<Number>, text: &str, hint: Option<&str>) -> Result<ServerMsg, String> {
+    let position = text
+        .lines()
+        .map(str::trim)
+        .find(|l| l.split_whitespace().next() == Some("position"));
+    let (format, game, sfen, moves) = match position {
+        Some(line) => {
+            let named = text.lines().find_map(|l| {
+                l.trim()
+                    .strip_prefix('#')
+                    .and_then(|r| r.trim().strip_prefix("tsubame game:"))
+                    .map(|g| g.trim().to_string())
+            });
+            let (game, sfen, moves) = usi_line(line, named.as_deref().or(hint))?;
+            ("usi", game, sfen, moves)
+        }
+        None => {
+            let format = if record::looks_like_csa(text) {
+                "csa"
+            } else {
+                "kif"
+            };
+            let r = record::read(text)?;
+            (format, GameId::Shogi, r.sfen, r.moves)
+        }
+    };
+    check(game.name(), &sfen, &moves, None)?;
+    let sfen = if sfen == "startpos" {
+        crate::dispatch!(game, G => G::startpos().to_sfen())
+    } else {
+        sfen
+    };
+    Ok(ServerMsg::Load {
+        id,
+        format,
+        game: game.name(),
+        sfen,
+        moves,
+    })
+}
+
+/// Reads `position startpos|sfen … [moves …]`: the game (named, else told from the SFEN), the
+/// start (`startpos` or an SFEN) and the moves.
+fn usi_line(line: &str, named: Option<&str>) -> Result<(GameId, String, Vec<String>), String> {
+    let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+    let end = words
+        .iter()
+        .position(|w| *w == "moves")
+        .unwrap_or(words.len());
+    let sfen = match words.first() {
+        Some(&"startpos") if end == 1 => "startpos".to_string(),
+        Some(&"sfen") if end > 1 => words[1..end].join(" "),
+        _ => {
+            return Err(
+                "the position line must read 'position startpos' or 'position sfen …'".into(),
+            );
+        }
+    };
+    let moves = words.get(end + 1..).unwrap_or(&[]);
+    let game = match named {
+        Some(name) => GameId::parse(name)
+            .filter(|g| g.name() == name)
+            .ok_or_else(|| format!("unknown game '{}'", excerpt(name, 40)))?,
+        None if sfen == "startpos" => {
+            return Err("'position startpos' does not say which game: name it".into());
+        }
+        None => GameId::ALL
+            .into_iter()
+            .find(|&g| crate::dispatch!(g, G => G::from_sfen(&sfen).is_ok()))
+            .ok_or("the SFEN is of none of the games")?,
+    };
+    Ok((game, sfen, moves.iter().map(|m| m.to_string()).collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json(m: Result<ServerMsg, String>) -> serde_json::Value {
+        serde_json::from_str(&m.unwrap().to_json()).unwrap()
+    }
+
+    #[test]
+    fn usi_records_of_every_game_load_back() {
+        for g in GameId::ALL {
+            let start = crate::dispatch!(g, G => G::startpos().to_sfen());
+            let r = json(write(None, g.name(), &start, &[], "usi"));
+            let back = json(load(None, r["text"].as_str().unwrap(), None));
+            assert_eq!(back["game"], g.name());
+            assert_eq!(back["sfen"], start);
+            // Without the comment line the game is told from the SFEN.
+            let bare = format!("position sfen {start}");
+            assert_eq!(json(load(None, &bare, None))["game"], g.name());
+        }
+        let r = json(load(None, "position startpos moves 7g7f", Some("shogi")));
+        assert_eq!(r["moves"][0], "7g7f");
+        assert!(load(None, "position startpos", None).is_err());
+        assert!(load(None, "position startpos moves 7g7f 7g7f", Some("shogi")).is_err());
+    }
+
+    #[test]
+    fn csa_and_kif_are_for_shogi_only() {
+        let moves = vec!["7g7f".to_string()];
+        assert!(write(None, "minishogi", "startpos", &[], "csa").is_err());
+        assert!(write(None, "shogi", "startpos", &moves, "pgn").is_err());
+        let r = json(write(None, "shogi", "startpos", &moves, "kif"));
+        let back = json(load(None, r["text"].as_str().unwrap(), None));
+        assert_eq!(back["format"], "kif");
+        assert_eq!(back["moves"][0], "7g7f");
+    }
+}
