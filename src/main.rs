@@ -187,6 +187,22 @@ enum Command {
         #[arg(long, default_value_t = 5000)]
         time: u64,
     },
+    /// Writes a standard shogi game as a KIF or CSA record, or reads one (`--read`) and prints its
+    /// USI `position` line.
+    Record {
+        /// The format to write.
+        #[arg(long, value_enum, ignore_case = true, required_unless_present = "read")]
+        format: Option<tsubame::games::shogi::record::Format>,
+        /// The start position: `startpos` (the default) or an SFEN.
+        #[arg(long, default_value = "startpos")]
+        sfen: String,
+        /// The game's moves, in USI notation.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        /// A KIF or CSA file to read (`-`: standard input), instead of writing.
+        #[arg(long, conflicts_with_all = ["format", "moves"])]
+        read: Option<String>,
+    },
     /// Solves a game by retrograde analysis (only nanashogi): builds, verifies and writes the table.
     Solve {
         /// The game (only nanashogi can be solved).
@@ -481,6 +497,12 @@ fn run(command: Option<Command>) -> Result<(), String> {
         }) => {
             dispatch!(variant, G => tsubame::analyse::analyse::<G>(sfen.as_deref(), &moves, time))
         }
+        Some(Command::Record {
+            format,
+            sfen,
+            moves,
+            read,
+        }) => record_command(format, &sfen, &moves, read.as_deref()),
         Some(Command::Solve { game, out }) => {
             if game != GameId::Nanashogi {
                 return Err(format!(
@@ -516,6 +538,37 @@ fn run(command: Option<Command>) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// `tsubame record`: writes the game in `format`, or reads the record file `read` and prints
+/// its `position` line.
+fn record_command(
+    format: Option<tsubame::games::shogi::record::Format>,
+    sfen: &str,
+    moves: &[String],
+    read: Option<&str>,
+) -> Result<(), String> {
+    use tsubame::games::shogi::record;
+    match (read, format) {
+        (Some(path), _) => {
+            let text = if path == "-" {
+                std::io::read_to_string(std::io::stdin())
+            } else {
+                std::fs::read_to_string(path)
+            }
+            .map_err(|e| format!("cannot read {path}: {e}"))?;
+            let r = record::read(&text)?;
+            let mut line = format!("position sfen {}", r.sfen);
+            if !r.moves.is_empty() {
+                line.push_str(" moves ");
+                line.push_str(&r.moves.join(" "));
+            }
+            println!("{line}");
+        }
+        (None, Some(f)) => print!("{}", record::write(f, sfen, moves)?),
+        (None, None) => return Err("give --format or --read".into()),
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {

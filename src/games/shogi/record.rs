@@ -271,11 +271,14 @@ fn finish(setup: Option<Setup>, game: Option<Game>, what: &str) -> Result<Record
 
 /// One `P…` line of a CSA start position (without its `P`).
 fn csa_position_line(s: &mut Setup, rest: &str) -> Result<(), String> {
+    if !rest.is_ascii() {
+        return Err(format!("unknown position line 'P{rest}'"));
+    }
     let bytes = rest.as_bytes();
     match bytes.first() {
         Some(b'I') => {
             *s = Setup::of(&Shogi::startpos());
-            for chunk in rest[1..].as_bytes().chunks(4) {
+            for chunk in rest.as_bytes()[1..].chunks(4) {
                 let t = std::str::from_utf8(chunk).unwrap_or("");
                 let (f, r, name) = csa_placed(t)?;
                 let kind = csa_kind(name).ok_or_else(|| format!("unknown piece '{name}'"))?;
@@ -305,7 +308,7 @@ fn csa_position_line(s: &mut Setup, rest: &str) -> Result<(), String> {
             } else {
                 Color::White
             };
-            for chunk in rest[1..].as_bytes().chunks(4) {
+            for chunk in rest.as_bytes()[1..].chunks(4) {
                 let t = std::str::from_utf8(chunk).unwrap_or("");
                 if t == "00AL" {
                     return Err("'00AL' (all remaining pieces) is not read".into());
