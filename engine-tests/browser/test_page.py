@@ -452,6 +452,38 @@ def test_usi_record_round_trip(page, browser, server):
     other.context.close()
 
 
+def test_kif_record_round_trip(page, browser, server):
+    pg = page
+    choose_game(pg, "shogi", "both")
+    for mv in ["7g7f", "3c3d"]:
+        n = len(move_list(pg))
+        click_move(pg, "shogi", mv)
+        wait_moves(pg, n + 1)
+    played = move_list(pg)
+    assert len(played) == 2
+    with pg.expect_download() as d:
+        pg.click("#download-kif")
+    assert d.value.suggested_filename == "shogi.kifu"
+    kif = Path(d.value.path()).read_text(encoding="utf-8")
+    assert "手合割：平手" in kif
+    assert "   1 ７六歩(77)" in kif and "   2 ３四歩(33)" in kif, kif
+
+    # Load the file back into a fresh page that shows another game, where KIF is not offered.
+    other = new_context(browser).new_page()
+    other.set_default_timeout(WAIT_MS)
+    other.goto(server.url + "?game=minishogi")
+    other.wait_for_selector('#connection[data-state="open"]')
+    other.wait_for_function("() => window.tsubamePage.game.name === 'minishogi'")
+    assert other.is_hidden("#download-kif") and other.is_hidden("#download-csa")
+    other.select_option("#side-select", "both")
+    other.set_input_files("#record-file", d.value.path())
+    wait_moves(other, 2)
+    assert move_list(other) == played
+    assert shown_state(other)["sfen"] == shown_state(pg)["sfen"]
+    assert other.is_visible("#download-kif") and other.is_visible("#download-csa")
+    other.context.close()
+
+
 def test_server_error_is_shown(page):
     pg = page
     pg.select_option("#side-select", "both")
