@@ -415,15 +415,7 @@ impl<V: Variant> SfenBoard for Board<V> {
     const GAME: &'static str = V::NAME;
     const GEOMETRY: Geometry = V::GEOMETRY;
     const PROMOTION: bool = true;
-    const HAND_ORDER: &'static [Kind] = &[
-        Kind::Rook,
-        Kind::Bishop,
-        Kind::Gold,
-        Kind::Silver,
-        Kind::Knight,
-        Kind::Lance,
-        Kind::Pawn,
-    ];
+    const HAND_ORDER: &'static [Kind] = &Kind::HAND_WRITING_ORDER;
 
     fn board_piece(color: Color, letter: char, promoted: bool) -> Result<Piece, String> {
         let kind =

@@ -470,16 +470,7 @@ pub fn kif_move(pos: &Shogi, mv: Move, previous_to: Option<Square>) -> String {
 /// A hand as KIF writes it (`飛　金二　歩三` or `なし`).
 fn kif_hand(pos: &Shogi, c: Color) -> String {
     let hand = pos.hand(c);
-    let order = [
-        Kind::Rook,
-        Kind::Bishop,
-        Kind::Gold,
-        Kind::Silver,
-        Kind::Knight,
-        Kind::Lance,
-        Kind::Pawn,
-    ];
-    let parts: Vec<String> = order
+    let parts: Vec<String> = Kind::HAND_WRITING_ORDER
         .iter()
         .filter(|&&k| hand.count(k) > 0)
         .map(|&k| format!("{}{}", kif_piece(k), kanji_count(hand.count(k))))
@@ -791,15 +782,7 @@ impl Setup {
         out.push(' ');
         let mut hand = String::new();
         for c in Color::ALL {
-            for k in [
-                Kind::Rook,
-                Kind::Bishop,
-                Kind::Gold,
-                Kind::Silver,
-                Kind::Knight,
-                Kind::Lance,
-                Kind::Pawn,
-            ] {
+            for k in Kind::HAND_WRITING_ORDER {
                 let n = self.hands[c.index()][k.index()];
                 if n > 1 {
                     hand.push_str(&n.to_string());

@@ -66,7 +66,19 @@ impl Kind {
         Kind::Dragon,
     ];
 
-    /// The kinds a player can hold, in SFEN hand order (R B G S N L P is written; this is code order).
+    /// The kinds a hand holds in the order SFEN, CSA and KIF write them (the most valuable first).
+    pub const HAND_WRITING_ORDER: [Kind; HAND_KIND_COUNT] = [
+        Kind::Rook,
+        Kind::Bishop,
+        Kind::Gold,
+        Kind::Silver,
+        Kind::Knight,
+        Kind::Lance,
+        Kind::Pawn,
+    ];
+
+    /// The kinds a player can hold, in code order ([`Kind::HAND_WRITING_ORDER`] is how they are
+    /// written).
     pub const HAND: [Kind; HAND_KIND_COUNT] = [
         Kind::Pawn,
         Kind::Lance,
