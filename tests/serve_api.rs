@@ -601,7 +601,11 @@ fn a_nana_tablebase_that_cannot_be_read_stops_the_server() {
         .expect("the binary runs");
     assert!(!out.status.success());
     // It never listened: nothing printed on stdout, the reason on stderr.
-    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("--nana-tablebase /no/such/file: cannot read /no/such/file")
@@ -645,6 +649,9 @@ fn the_article_positions_are_served() {
     assert!(!mates.is_empty());
     for m in mates {
         let sfen = m["sfen"].as_str().unwrap();
-        assert!(tsume.lines().any(|l| l.starts_with(&format!("{sfen}\t"))), "{sfen}");
+        assert!(
+            tsume.lines().any(|l| l.starts_with(&format!("{sfen}\t"))),
+            "{sfen}"
+        );
     }
 }
