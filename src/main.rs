@@ -231,6 +231,11 @@ enum Command {
         /// Hash tables of each session in MiB.
         #[arg(long, default_value_t = 16, value_parser = RangedU64ValueParser::<usize>::new().range(1..=4096))]
         hash: usize,
+        /// The solved nana shogi table (made by `tsubame solve nanashogi --out FILE`): read once
+        /// at start and used by every session for nana shogi; a file that is not a table is
+        /// refused and the server does not start.
+        #[arg(long, value_name = "FILE")]
+        nana_tablebase: Option<std::path::PathBuf>,
     },
     /// Prints the search parameters that USI options can change (`Tuning`), with the game's
     /// defaults, as SPSA input lines: `name, int, default, min, max, step, 0.002` (OpenBench's
@@ -523,12 +528,14 @@ fn run(command: Option<Command>) -> Result<(), String> {
             max_sessions,
             threads,
             hash,
+            nana_tablebase,
         }) => tsubame::serve::run(tsubame::serve::Config {
             bind,
             port,
             max_sessions,
             threads,
             hash,
+            nana_tablebase,
         }),
         Some(Command::TuneParams { variant }) => {
             let defaults = variant.default_params();

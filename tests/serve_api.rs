@@ -302,6 +302,8 @@ async fn hello_and_a_short_game_of_each() {
     );
     assert_eq!(hello["limits"]["sessions"], 4);
     assert_eq!(hello["limits"]["message_bytes"], 65536);
+    // Started without --nana-tablebase: no solved nana shogi table.
+    assert_eq!(hello["nana_tablebase"], false);
     for game in games {
         let moves = play_game(&mut client, game, 24).await;
         assert!(!moves.is_empty(), "{game}");
@@ -588,4 +590,68 @@ async fn records_are_written_and_loaded_back() {
     let l = client.recv().await;
     assert_eq!(l["game"], "minishogi", "{l}");
     assert_eq!(l["moves"], json!(["5e4d"]));
+}
+
+#[test]
+fn a_nana_tablebase_that_cannot_be_read_stops_the_server() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tsubame"))
+        .args(["serve", "--port", "0", "--nana-tablebase", "/no/such/file"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    assert!(!out.status.success());
+    // It never listened: nothing printed on stdout, the reason on stderr.
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--nana-tablebase /no/such/file: cannot read /no/such/file")
+            && err.contains("tsubame solve nanashogi"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_article_positions_are_served() {
+    let server = Server::start(&[]);
+    let (status, head, body) = server.get("/examples.json");
+    assert_eq!(status, 200);
+    assert!(head.contains("application/json"), "{head}");
+    let ex: Value = serde_json::from_slice(&body).expect("JSON");
+    // Every game of the tsv, with its start and its whole move list.
+    let tsv = include_str!("../engine-tests/data/minishogi-games.tsv");
+    let rows: Vec<Vec<&str>> = tsv
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split('\t').collect())
+        .collect();
+    let games = ex["games"].as_array().expect("games");
+    assert_eq!(games.len(), rows.len());
+    for (g, row) in games.iter().zip(&rows) {
+        assert_eq!(g["label"], row[0]);
+        assert_eq!(g["game"], "minishogi");
+        assert_eq!(g["sfen"], row[1]);
+        let moves: Vec<&str> = g["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        assert_eq!(moves, row[2].split_whitespace().collect::<Vec<_>>());
+    }
+    // Some mates of tsume-minishogi.tsv.
+    let tsume = include_str!("../engine-tests/data/tsume-minishogi.tsv");
+    let mates = ex["mates"].as_array().expect("mates");
+    assert!(!mates.is_empty());
+    for m in mates {
+        let sfen = m["sfen"].as_str().unwrap();
+        assert!(
+            tsume.lines().any(|l| l.starts_with(&format!("{sfen}\t"))),
+            "{sfen}"
+        );
+    }
 }

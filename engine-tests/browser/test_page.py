@@ -484,6 +484,57 @@ def test_kif_record_round_trip(page, browser, server):
     other.context.close()
 
 
+def article_games() -> list[tuple[str, str, list[str], str]]:
+    """The rows of engine-tests/data/minishogi-games.tsv: game, start, moves, final position."""
+    rows = (REPO / "engine-tests" / "data" / "minishogi-games.tsv").read_text().splitlines()[1:]
+    return [(r[0], r[1], r[2].split(), r[3]) for r in (line.split("\t") for line in rows if line.strip())]
+
+
+def test_article_game_is_one_click_away(page):
+    pg = page
+    pg.select_option("#side-select", "both")
+    title, start, moves, final = article_games()[0]
+    button = pg.locator('#presets button[data-preset="minishogi-game-1"]')
+    button.wait_for()
+    assert title in button.text_content()
+    button.click()
+    wait_moves(pg, len(moves))
+    assert move_list(pg) == moves
+    assert pg.evaluate("() => window.tsubamePage.game.start") == start
+    assert shown_state(pg)["sfen"] == final
+    # The move list steps through it with the arrow keys.
+    pg.focus("#move-list")
+    pg.keyboard.press("Home")
+    pg.wait_for_selector('#move-list li.current[data-ply="0"]')
+    pg.keyboard.press("ArrowRight")
+    pg.wait_for_selector('#move-list li.current[data-ply="1"]')
+
+
+def test_giveandtake_examples_are_one_click_away(page):
+    pg = page
+    pg.select_option("#side-select", "both")
+    pg.click('#presets button[data-preset="gt-king-routes"]')
+    assert pg.input_value("#position-input") == "8/4m3/8/4K3/8/4m3/2m3m1/8 w - 1"
+    st = shown_state(pg)
+    assert st["sfen"] == "8/4m3/8/4K3/8/4m3/2m3m1/8 w - 1"
+    assert "e5:e8:e2:a2:h2" in st["legal"] and "e5:e1:e8" in st["legal"]
+    # The README's session: after c3-c4 c6-c5 the capture c4:c6:c8 is the only move.
+    pg.click('#presets button[data-preset="gt-forced"]')
+    wait_moves(pg, 2)
+    assert move_list(pg) == ["c3-c4", "c6-c5"]
+    assert shown_state(pg)["legal"] == ["c4:c6:c8"]
+
+
+def test_nana_solved_start_without_a_table_explains(page):
+    pg = page
+    assert pg.evaluate("() => window.tsubamePage.hello.nana_tablebase") is False
+    pg.click('#presets button[data-preset="nana-solved"]')
+    pg.wait_for_function(
+        "() => document.getElementById('mate-result').textContent.includes('--nana-tablebase FILE')"
+    )
+    assert "tsubame solve nanashogi" in pg.text_content("#mate-result")
+
+
 def test_server_error_is_shown(page):
     pg = page
     pg.select_option("#side-select", "both")

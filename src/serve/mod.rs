@@ -6,6 +6,7 @@
 //! [`state`] computes positions' states with the games' own rules, and [`session`] runs one
 //! engine per connection.
 
+pub mod examples;
 pub mod guard;
 pub mod protocol;
 pub mod records;
@@ -25,6 +26,7 @@ use axum::routing::get;
 
 use crate::core::game::Position;
 use crate::games::GameId;
+use crate::games::nana::tablebase::Tablebase;
 use guard::{Hosts, Sessions};
 use protocol::{Caps, GameEntry, MAX_MULTIPV, ServerMsg};
 
@@ -42,7 +44,7 @@ const APP_JS: &str = include_str!("assets/app.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 
 /// The settings of `tsubame serve`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// The address to listen on (loopback by default).
     pub bind: IpAddr,
@@ -54,6 +56,10 @@ pub struct Config {
     pub threads: usize,
     /// Hash tables of each session in MiB.
     pub hash: usize,
+    /// The solved nana shogi table (`tsubame solve nanashogi --out FILE`) that every session's
+    /// engine plays and solves nana shogi from, or none. Read once at start, shared by the
+    /// sessions; a file that cannot be read as a table stops the server from starting.
+    pub nana_tablebase: Option<std::path::PathBuf>,
 }
 
 impl Default for Config {
@@ -64,6 +70,7 @@ impl Default for Config {
             max_sessions: 4,
             threads: 1,
             hash: 16,
+            nana_tablebase: None,
         }
     }
 }
@@ -73,6 +80,8 @@ pub struct App {
     hosts: Hosts,
     sessions: Arc<Sessions>,
     caps: Caps,
+    /// The solved nana shogi table and the file it was read from, when the operator named one.
+    nana_table: Option<(String, Arc<Tablebase>)>,
 }
 
 impl App {
@@ -89,6 +98,7 @@ impl App {
         ServerMsg::Hello {
             games,
             limits: self.caps,
+            nana_tablebase: self.nana_table.is_some(),
         }
     }
 }
@@ -114,7 +124,23 @@ pub fn run(config: Config) -> Result<(), String> {
     runtime.block_on(serve(config))
 }
 
+/// Reads the table `--nana-tablebase` names, or says why it cannot be used.
+fn load_nana_table(path: &std::path::Path) -> Result<(String, Arc<Tablebase>), String> {
+    let text = path
+        .to_str()
+        .ok_or_else(|| format!("--nana-tablebase {}: the path is not UTF-8", path.display()))?;
+    let table = Tablebase::load(path).map_err(|e| {
+        format!("--nana-tablebase {text}: {e} (make one with `tsubame solve nanashogi --out FILE`)")
+    })?;
+    Ok((text.to_string(), Arc::new(table)))
+}
+
 async fn serve(config: Config) -> Result<(), String> {
+    let nana_table = config
+        .nana_tablebase
+        .as_deref()
+        .map(load_nana_table)
+        .transpose()?;
     let listener = tokio::net::TcpListener::bind((config.bind, config.port))
         .await
         .map_err(|e| format!("cannot listen on {}:{}: {e}", config.bind, config.port))?;
@@ -139,6 +165,7 @@ async fn serve(config: Config) -> Result<(), String> {
             messages_per_second: MESSAGES_PER_SECOND,
             multipv: MAX_MULTIPV,
         },
+        nana_table,
     });
     let router = Router::new()
         .route("/", get(|| asset(INDEX_HTML, "text/html; charset=utf-8")))
@@ -151,6 +178,7 @@ async fn serve(config: Config) -> Result<(), String> {
             get(|| asset(STYLE_CSS, "text/css; charset=utf-8")),
         )
         .route("/health", get(health))
+        .route("/examples.json", get(examples_json))
         .route("/ws", get(websocket))
         .fallback(|| async { (StatusCode::NOT_FOUND, "not found") })
         .layer(middleware::from_fn_with_state(Arc::clone(&app), host_guard))
@@ -197,6 +225,18 @@ async fn health(State(app): State<Arc<App>>) -> Response {
             (header::CACHE_CONTROL, "no-store"),
         ],
         body,
+    )
+        .into_response()
+}
+
+/// `GET /examples.json`: the article positions the page offers (see [`examples`]).
+async fn examples_json() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        examples::json(),
     )
         .into_response()
 }

@@ -248,6 +248,9 @@ pub enum ServerMsg {
         games: Vec<GameEntry>,
         /// The server's caps.
         limits: Caps,
+        /// Whether the server has a solved nana shogi table (`--nana-tablebase`): then a nana
+        /// `mate` or `go` is answered from it, exactly.
+        nana_tablebase: bool,
     },
     /// The state of a position.
     State {

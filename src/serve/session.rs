@@ -101,6 +101,9 @@ fn engine_thread(
         &events,
         &format!("setoption name Threads value {}", caps.threads),
     );
+    if let Some((path, table)) = &app.nana_table {
+        engine.share_nana_table(path, Arc::clone(table));
+    }
     for command in commands {
         match command {
             Command::Stop => feed(&mut engine, &events, "stop"),

@@ -155,6 +155,22 @@ impl Engine {
         self.say(&format!("info string error: {}", excerpt(what, 400)));
     }
 
+    /// Uses `table`, already loaded from `path`, as the solved nana shogi table, as
+    /// `setoption name NanaTablebase value PATH` would once the file is read, without reading it
+    /// again: a server that loaded the table once shares it among its sessions' engines.
+    /// `setoption name NanaTablebase` with another value replaces it as usual.
+    pub fn share_nana_table(
+        &mut self,
+        path: &str,
+        table: Arc<crate::games::nana::tablebase::Tablebase>,
+    ) {
+        self.options.nana_tablebase = path.to_string();
+        self.nana_table = nana_tb::NanaTable {
+            table: Some(table),
+            path: path.to_string(),
+        };
+    }
+
     /// True while a search thread is running.
     pub fn searching(&self) -> bool {
         self.search.as_ref().is_some_and(|h| !h.is_finished()) && !self.out.has_answered()

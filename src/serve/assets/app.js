@@ -34,7 +34,16 @@ const PRESETS = [
   { id: 'minishogi-mate3', label: 'minishogi mate in 3', game: 'minishogi', sfen: '3k1/2bsg/p4/g2Kp/5 w RBSr 30' },
   { id: 'nana-mate1', label: 'nana mate in 1', game: 'nanashogi', sfen: '2k/M2/1CK b b 1' },
   { id: 'giveandtake-mate', label: 'Give and Take README win', game: 'giveandtake', sfen: 'K7/1m6/1m6/8/m7/m7/8/KK6 b - 1' },
+  // The examples of the Give and Take rules (docs/rules.md section 6, the README's session).
+  { id: 'gt-forced', label: 'Give and Take: c4:c6:c8 forced', game: 'giveandtake', sfen: null, moves: ['c3-c4', 'c6-c5'] },
+  { id: 'gt-king-routes', label: 'Give and Take: king e5 takes 4 or 2', game: 'giveandtake', sfen: '8/4m3/8/4K3/8/4m3/2m3m1/8 w - 1' },
+  { id: 'gt-king-stops', label: 'Give and Take: king lands anywhere', game: 'giveandtake', sfen: '7k/8/8/8/8/8/8/Km3m2 w - 1' },
+  // Nana shogi solved: the mate search answers from the server's table (--nana-tablebase).
+  { id: 'nana-solved', label: 'nana solved start (125 plies)', game: 'nanashogi', sfen: '3/3/3 b KRBkrb 1', solved: true },
 ];
+
+// What the page says when the nana solved start is asked of a server without a table.
+const NO_NANA_TABLE = 'start the server with --nana-tablebase FILE (made by tsubame solve nanashogi)';
 
 function detectGame(sfen) {
   const board = sfen.trim().split(/\s+/)[0] || '';
@@ -117,6 +126,7 @@ const app = {
   clock: null, // {b, w, running: side|null, since, byoyomi, inc, mode}
   editing: null, // position editor: {cells, hands, side}
   editPiece: null,
+  examples: null, // the article positions of GET /examples.json, once fetched
 };
 
 function key(game, start, moves) {
@@ -1133,19 +1143,54 @@ function loadPosition(text) {
   newGame(game, sfen === 'startpos' ? null : sfen);
 }
 
+// The one-click positions: PRESETS, then the minishogi article's games and mates that the
+// server serves from its test data (GET /examples.json), fetched once.
 function buildPresets() {
   const box = $('presets');
   box.textContent = '';
-  for (const p of PRESETS) {
+  const all = PRESETS.concat(app.examples || []);
+  for (const p of all) {
     const b = document.createElement('button');
     b.dataset.preset = p.id;
     b.textContent = p.label;
-    b.addEventListener('click', () => {
-      const sfen = p.sfen || startposOf(p.game);
-      $('position-input').value = sfen;
-      newGame(p.game, sfen);
-    });
+    b.addEventListener('click', () => usePreset(p));
     box.appendChild(b);
+  }
+  if (!app.examples) fetchExamples();
+}
+
+function fetchExamples() {
+  app.examples = [];
+  fetch('/examples.json')
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error('HTTP ' + r.status))))
+    .then((ex) => {
+      app.examples = ex.games
+        .map((g, i) => ({ id: 'minishogi-game-' + (i + 1), label: 'minishogi ' + g.label, game: g.game, sfen: g.sfen, moves: g.moves }))
+        .concat(ex.mates.map((m, i) => ({ id: 'minishogi-tsume-' + (i + 1), label: m.label, game: m.game, sfen: m.sfen })));
+      buildPresets();
+    })
+    .catch((e) => showError('cannot read the article positions: ' + e.message));
+}
+
+// Sets up a one-click position: its start, its moves (shown at the end, stepped through with the
+// move list), and for nana's solved start the table's mating line.
+function usePreset(p) {
+  const sfen = p.sfen || startposOf(p.game);
+  $('position-input').value = sfen;
+  newGame(p.game, sfen);
+  if (p.moves && p.moves.length) {
+    app.game.moves = p.moves.slice();
+    app.game.cursor = p.moves.length;
+    for (let k = 0; k <= p.moves.length; k++) requestState(p.game, app.game.start, p.moves.slice(0, k));
+    showPosition();
+  }
+  if (p.solved) {
+    if (app.hello && app.hello.nana_tablebase) {
+      startMate();
+    } else {
+      $('mate-result').dataset.result = 'notable';
+      $('mate-result').textContent = NO_NANA_TABLE;
+    }
   }
 }
 
