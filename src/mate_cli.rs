@@ -32,6 +32,26 @@ fn line_text<P: Position>(pos: &P, line: &[P::Move]) -> String {
     words.join(" ")
 }
 
+/// The memory of a solve: the share of the table in use (estimated from its occupancy) and the
+/// process's peak resident size so far (Linux; `?` elsewhere), both in MiB.
+fn memory_text(table: &Table) -> String {
+    let used = table.bytes() as f64 * f64::from(table.hashfull()) / 1000.0;
+    let peak = peak_resident_mib().map_or("?".to_string(), |m| m.to_string());
+    format!(
+        "{:.0}/{}/{peak}",
+        used / (1 << 20) as f64,
+        table.bytes() >> 20
+    )
+}
+
+/// The process's peak resident set size in MiB, from /proc/self/status.
+fn peak_resident_mib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
 fn run_one<P: MateGame>(
     pos: &P,
     table: &mut Table,
@@ -41,10 +61,9 @@ fn run_one<P: MateGame>(
     let stop = AtomicBool::new(false);
     let mut info = |i: &tsubame::mate::MateInfo| {
         if verbose {
-            eprintln!(
-                "info nodes {} nps {} hashfull {} time {}",
-                i.nodes, i.nps, i.hashfull, i.time_ms
-            );
+            for line in tsubame::usi::mate_info_lines(i) {
+                eprintln!("{line}");
+            }
         }
     };
     solve_in(pos, table, limits, &stop, &mut info, Fallback::FastLine)
@@ -89,10 +108,11 @@ pub fn run<P: MateGame>(args: &Args) -> Result<(), String> {
                 }
             }
             println!(
-                "nodes {} time {:.3} s nps {:.0}",
+                "nodes {} time {:.3} s nps {:.0} memory (MiB: table used/table/process peak) {}",
                 r.nodes,
                 r.time.as_secs_f64(),
-                r.nodes as f64 / r.time.as_secs_f64().max(1e-3)
+                r.nodes as f64 / r.time.as_secs_f64().max(1e-3),
+                memory_text(&table)
             );
             Ok(())
         }
@@ -114,8 +134,8 @@ fn suite<P: MateGame>(file: &str, args: &Args, table: &mut Table) -> Result<(), 
     let mut bad_rows = Vec::new();
     let mut total_time = 0.0;
     println!(
-        "{:>3} {:>6} {:>9} {:>7} {:>12} {:>9}  status",
-        "#", "plies", "conv", "found", "nodes", "time(s)"
+        "{:>3} {:>6} {:>9} {:>7} {:>12} {:>9} {:>16}  status",
+        "#", "plies", "conv", "found", "nodes", "time(s)", "memory(MiB)"
     );
     for (i, row) in text
         .lines()
@@ -168,13 +188,14 @@ fn suite<P: MateGame>(file: &str, args: &Args, table: &mut Table) -> Result<(), 
             wrong += 1;
         }
         println!(
-            "{:>3} {:>6} {:>9} {:>7} {:>12} {:>9.3}  {status}",
+            "{:>3} {:>6} {:>9} {:>7} {:>12} {:>9.3} {:>16}  {status}",
             i + 1,
             plies,
             conv,
             found,
             r.nodes,
-            r.time.as_secs_f64()
+            r.time.as_secs_f64(),
+            memory_text(table)
         );
         if let MateResult::Mate(line) = &r.result {
             log::info!("line: {}", line_text(&pos, line));
@@ -185,6 +206,10 @@ fn suite<P: MateGame>(file: &str, args: &Args, table: &mut Table) -> Result<(), 
          total {} problems, total time {total_time:.3} s, total nodes {total_nodes}",
         bad_rows.len(),
         solved + wrong + unsolved + bad_rows.len()
+    );
+    println!(
+        "memory columns: MiB of the table in use (estimated from its occupancy) / the table's \
+         size / the process's peak resident size so far"
     );
     if bad_rows.is_empty() {
         return Ok(());

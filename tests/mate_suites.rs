@@ -321,3 +321,32 @@ fn nana_mates_match_brute_force() {
     assert!(found >= 10, "only {found} nana mates found by random play");
     assert!(faults.is_empty(), "{faults:#?}");
 }
+
+/// `tsubame mate` gives each problem's nodes, time and memory: the table's share in use, its size
+/// and the process's peak resident size, in MiB.
+#[test]
+fn the_mate_command_reports_nodes_time_and_memory() {
+    let sfen = &common::tsv("tsume-short.tsv")[10][0];
+    let words: Vec<&str> = sfen.split_whitespace().collect();
+    let mut args = vec!["mate", "--nodes", "100000", "--hash", "16"];
+    args.extend(&words);
+    let out = common::tsubame(&args);
+    let text = common::stdout(&out);
+    assert!(out.status.success(), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("nodes "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let memory = line.rsplit(' ').next().unwrap();
+    let parts: Vec<&str> = memory.split('/').collect();
+    assert_eq!(parts.len(), 3, "{line}");
+    let used: u64 = parts[0].parse().unwrap();
+    let table: u64 = parts[1].parse().unwrap();
+    assert!(used <= table && (15..=16).contains(&table), "{line}");
+    // The peak is read from /proc on Linux ("?" elsewhere).
+    assert!(
+        cfg!(not(target_os = "linux")) || parts[2].parse::<u64>().is_ok_and(|p| p > 0),
+        "{line}"
+    );
+    assert!(line.contains(" time ") && line.contains(" nps "), "{line}");
+}

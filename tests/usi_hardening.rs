@@ -597,3 +597,53 @@ fn a_position_beyond_the_piece_set_is_refused_and_the_last_one_kept() {
     assert!(got.last().unwrap().contains(good), "{got:?}");
     e.quit_within(WAIT);
 }
+
+/// `go mate` reports its progress as a GUI shows it: `info time … nodes … nps … hashfull … pv …`
+/// with the line being searched, then `info string root pn … dn …`; and `stop` ends it at once.
+/// The problem (`tsume-long.tsv`, 411 plies) is far beyond half a second, so a report comes
+/// before any answer on every machine.
+#[test]
+fn go_mate_reports_nodes_root_numbers_and_the_line_being_searched() {
+    use tsubame::core::game::Position;
+    use tsubame::core::moves::{Move, MoveList};
+    use tsubame::games::shogi::Shogi;
+    use tsubame::mate::MateGame;
+
+    let sfen = &common::tsv("tsume-long.tsv")[4][0];
+    let mut e = Engine::start();
+    e.send("setoption name USI_Hash value 64");
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go mate infinite");
+    let got = e.until("info string root pn");
+    let numbers: Vec<u64> = got
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert!(
+        numbers.len() == 2 && numbers.iter().all(|&n| n > 0),
+        "{got:?}"
+    );
+    let report = &got[got.len() - 2];
+    let words: Vec<&str> = report.split_whitespace().collect();
+    for key in ["time", "nodes", "nps", "hashfull"] {
+        let at = words.iter().position(|w| *w == key);
+        assert!(
+            at.is_some_and(|i| words.get(i + 1).is_some_and(|v| v.parse::<u64>().is_ok())),
+            "{key} in {report}"
+        );
+    }
+    let pv = words.iter().position(|w| *w == "pv").expect(report);
+    let pos = Shogi::from_sfen(sfen).unwrap();
+    let mut checks = MoveList::<Move>::new();
+    pos.checking_moves(&mut checks);
+    assert!(
+        checks.iter().any(|&m| pos.move_to_usi(m) == words[pv + 1]),
+        "the line starts with a check: {report}"
+    );
+    e.send("stop");
+    let got = e.until("checkmate");
+    assert_eq!(got.last().unwrap(), "checkmate timeout", "{got:?}");
+    e.quit_within(WAIT);
+}

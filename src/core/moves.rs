@@ -89,6 +89,11 @@ pub trait GameMove: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync 
     fn is_promotion(self) -> bool;
     /// True for a drop.
     fn is_drop(self) -> bool;
+    /// The same move without promoting (the move itself when it does not promote): the mate
+    /// solver tries a piece's non-promotion only after its promotion failed.
+    fn unpromoted(self) -> Self {
+        self
+    }
 }
 
 impl GameMove for Move {
@@ -113,6 +118,11 @@ impl GameMove for Move {
     #[inline(always)]
     fn is_drop(self) -> bool {
         Move::is_drop(self)
+    }
+
+    #[inline(always)]
+    fn unpromoted(self) -> Self {
+        Move(self.0 & !PROMOTE)
     }
 }
 

@@ -78,14 +78,34 @@ impl<T: Zeroable> ZeroedSlice<T> {
     }
 }
 
+impl<T: Zeroable> ZeroedSlice<T> {
+    /// The same memory as a slice of as many `U` as fit in it, for handing one table's memory
+    /// (pages already supplied) to a table of another layout. The values are whatever bytes are
+    /// there, which `U: AnyBitPattern` makes valid.
+    pub fn recast<U: bytemuck::AnyBitPattern>(self) -> ZeroedSlice<U> {
+        assert!(
+            std::mem::align_of::<U>() <= 4096,
+            "pages are aligned to 4096 bytes"
+        );
+        let bytes = self.len * std::mem::size_of::<T>();
+        let len = bytes / std::mem::size_of::<U>().max(1);
+        ZeroedSlice {
+            map: if len == 0 { None } else { self.map },
+            len,
+            _values: PhantomData,
+        }
+    }
+}
+
 impl<T: Zeroable> Deref for ZeroedSlice<T> {
     type Target = [T];
 
     fn deref(&self) -> &[T] {
         match &self.map {
-            // SAFETY: the mapping is page-aligned (enough for `T`, checked in `new`), holds
-            // `len * size_of::<T>()` bytes, was zero-filled by the system, and all zero is a valid
-            // `T` (`Zeroable`); it lives as long as `self`.
+            // SAFETY: the mapping is page-aligned (enough for `T`, checked in `new` and
+            // `recast`), holds at least `len * size_of::<T>()` bytes, was zero-filled by the
+            // system, and all zero is a valid `T` (`Zeroable`; after `recast`, any bytes are:
+            // `AnyBitPattern`); it lives as long as `self`.
             Some(map) => unsafe { std::slice::from_raw_parts(map.as_ptr().cast::<T>(), self.len) },
             None => &[],
         }
@@ -118,6 +138,19 @@ mod tests {
         assert_eq!(s.as_ptr() as usize % 64, 0);
         assert!(ZeroedSlice::<u64>::new(0).unwrap().is_empty());
         assert!(ZeroedSlice::<u64>::new(usize::MAX).is_err());
+    }
+
+    #[test]
+    fn recasting_keeps_the_memory_and_counts_whole_values() {
+        let mut s = ZeroedSlice::<u64>::new(1000).unwrap();
+        s[8] = 7;
+        let at = s.as_ptr() as usize;
+        let lines = s.recast::<[u64; 8]>();
+        assert_eq!(lines.len(), 125);
+        assert_eq!(lines.as_ptr() as usize, at);
+        assert_eq!(lines[1][0], 7);
+        let few = ZeroedSlice::<u8>::new(63).unwrap().recast::<[u64; 8]>();
+        assert!(few.is_empty());
     }
 
     #[test]

@@ -10,9 +10,14 @@
 //!   derived from it are marked path-dependent and stored with a hash of the path, never as final.
 //! - **1+ε trick**: the best child's threshold is `second best × (1 + 1/4) + 1` instead of
 //!   `second best + 1`, which cuts the number of re-expansions.
-//! - **Double counting**: the summed number uses the weak proof-number rule
-//!   `max(children) + (unsolved children − 1)` instead of the sum, so transposing lines (typical of
-//!   interpositions) are not counted many times over.
+//! - **Double counting**: an AND node's proof number is its hardest reply's plus half the sum of
+//!   the others' (at least one per other unsolved reply), between the plain sum, which counts
+//!   transposing lines (typical of interpositions) many times over, and the weak rule
+//!   `max + (unsolved − 1)`, which ignores how hard the other replies are. An OR node's disproof
+//!   number keeps the weak rule.
+//! - **Delayed expansion**: the defender's drops onto one square count as one reply until the
+//!   first is proven, and the attacker's non-promotion as one move with its promotion until that
+//!   is disproven (see `Child::follows`).
 //! - **Hand dominance**: proofs are stored with the smallest attacker hand that suffices (proof
 //!   pieces) and disproofs with the largest hand for which they hold (disproof pieces); see
 //!   [`super::table`].
@@ -20,9 +25,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::MateGame;
-use super::MateInfo;
 use super::table::{INF, Look, NO_LEN, NO_REP, Table, bytewise, hand_max, hand_min};
+use super::{INFO_LINE_MOVES, MateGame, MateInfo};
 use crate::core::color::Color;
 use crate::core::moves::{GameMove, ListStore, MoveList};
 
@@ -69,6 +73,14 @@ struct Child<M> {
     key: u64,
     board: u64,
     hand: u64,
+    /// Delayed expansion: the child is left out of its node's numbers until the child before it
+    /// is solved the way that makes it matter. At an AND node it is a drop onto the same square
+    /// as the child before, counted once that one is proven (the defender's drops onto one square
+    /// are much alike, and counting each would make the node look far harder than it is; if the
+    /// first is disproven, the rest do not matter). At an OR node it is the non-promotion of the
+    /// promotion before it, counted once that one is disproven (promoting is nearly always at
+    /// least as strong).
+    follows: bool,
     look: Look,
 }
 
@@ -94,6 +106,14 @@ pub struct Search<'a, P: MateGame> {
     pub tt: &'a mut Table,
     attacker: Color,
     arena: Vec<Child<P::Move>>,
+    /// The positions of the children being expanded (reused from node to node).
+    scratch: Vec<P>,
+    /// The root of the search under way, and the moves from it to the node being searched (for
+    /// progress reports).
+    root: Option<P>,
+    line: Vec<P::Move>,
+    /// The root's proof and disproof numbers, as last summarized.
+    root_numbers: (u32, u32),
     path: Vec<u64>,
     filter: Vec<u16>,
     /// Nodes searched so far.
@@ -114,6 +134,10 @@ impl<'a, P: MateGame> Search<'a, P> {
             tt,
             attacker,
             arena: Vec::with_capacity(1 << 14),
+            scratch: Vec::with_capacity(256),
+            root: None,
+            line: Vec::with_capacity(DMAX as usize + 8),
+            root_numbers: (1, 1),
             path: Vec::with_capacity(DMAX as usize + 8),
             filter: vec![0; 1 << 16],
             nodes: 0,
@@ -134,11 +158,22 @@ impl<'a, P: MateGame> Search<'a, P> {
     pub fn report(&mut self) {
         let elapsed = self.ctl.start.elapsed();
         let ms = elapsed.as_millis() as u64;
+        let mut line = Vec::with_capacity(self.line.len().min(INFO_LINE_MOVES));
+        if let Some(root) = &self.root {
+            let mut p = root.clone();
+            for &mv in self.line.iter().take(INFO_LINE_MOVES) {
+                line.push(p.move_to_usi(mv));
+                p.play(mv);
+            }
+        }
         let info = MateInfo {
             nodes: self.nodes,
             nps: (self.nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64,
             time_ms: ms,
             hashfull: self.tt.hashfull(),
+            root_pn: self.root_numbers.0,
+            root_dn: self.root_numbers.1,
+            line,
         };
         (self.ctl.info)(&info);
         self.ctl.last_info = Instant::now();
@@ -192,6 +227,8 @@ impl<'a, P: MateGame> Search<'a, P> {
         self.path.clear();
         self.filter.iter_mut().for_each(|f| *f = 0);
         self.arena.clear();
+        self.line.clear();
+        self.root = Some(pos.clone());
         loop {
             let look = self.mid(pos, or, d, INF, INF, mix(ROOT_PATH, pos.key()));
             if look.pn == 0 || look.dn == 0 || self.aborted {
@@ -231,30 +268,86 @@ impl<'a, P: MateGame> Search<'a, P> {
         }
     }
 
-    /// Generates the children of `pos` into the arena with their first estimates.
+    /// Generates the children of `pos` into the arena with their first estimates. At an AND node
+    /// the drops onto one square are put side by side, each after the first marked as following
+    /// it (see [`Child::follows`]).
     #[inline(never)]
     fn expand(&mut self, pos: &P, or: bool, d: u16, path: u64) {
         let mut list = MoveList::<P::Move>::new();
         if or {
             pos.checking_moves(&mut list);
+            // A non-promotion right after its promotion.
+            if list.iter().any(|m| m.is_promotion()) {
+                let generated = std::mem::take(&mut list);
+                for &m in generated.iter() {
+                    if m.is_promotion() {
+                        list.push(m);
+                        if generated.contains(&m.unpromoted()) {
+                            list.push(m.unpromoted());
+                        }
+                    } else if m.is_drop()
+                        || !generated
+                            .iter()
+                            .any(|&p| p.is_promotion() && p.unpromoted() == m)
+                    {
+                        list.push(m);
+                    }
+                }
+            }
         } else {
             pos.legal_moves(&mut list);
+            // Drops last, grouped by square (a stable sort keeps the generator's order within a
+            // square).
+            list.sort_by_key(|m| if m.is_drop() { 1 + m.to_index() } else { 0 });
         }
         let cd = d - 1;
+        // First every child and a prefetch of its bucket, then the lookups: the memory accesses
+        // of the lookups overlap instead of waiting one after another.
+        self.scratch.clear();
+        let first = self.arena.len();
+        let mut last_drop_to = usize::MAX;
+        let mut previous = <P::Move as GameMove>::NONE;
         for &mv in list.iter() {
             let mut child = pos.clone();
             child.play(mv);
             let key = child.key();
             let board = child.board_key();
             let hand = self.hand(&child);
+            self.tt.prefetch(board);
+            let drop_to = if mv.is_drop() {
+                mv.to_index()
+            } else {
+                usize::MAX
+            };
+            let follows = if or {
+                previous.is_promotion() && previous.unpromoted() == mv
+            } else {
+                drop_to != usize::MAX && drop_to == last_drop_to
+            };
+            last_drop_to = drop_to;
+            previous = mv;
+            self.arena.push(Child {
+                mv,
+                key,
+                board,
+                hand,
+                follows,
+                look: Look::unknown(1, 1),
+            });
+            self.scratch.push(child);
+        }
+        for j in 0..self.scratch.len() {
+            let Child {
+                key, board, hand, ..
+            } = self.arena[first + j];
             let look = if self.on_path(key) {
                 Look::disproven(DMAX, hand, self.path_index(key))
             } else if let Some((l, _)) = self.tt.lookup(board, hand, cd, mix(path, key)) {
                 l
             } else if or {
-                let n = child.count_replies_merging_drops();
+                let n = self.scratch[j].count_replies_merging_drops();
                 if n == 0 {
-                    let l = Look::proven(0, self.mate_hand(&child));
+                    let l = Look::proven(0, self.mate_hand(&self.scratch[j]));
                     self.tt.store(board, hand, cd, &l, 0, 1, 0);
                     l
                 } else if cd < 2 {
@@ -267,13 +360,7 @@ impl<'a, P: MateGame> Search<'a, P> {
             } else {
                 Look::unknown(1, 1)
             };
-            self.arena.push(Child {
-                mv,
-                key,
-                board,
-                hand,
-                look,
-            });
+            self.arena[first + j].look = look;
         }
     }
 
@@ -309,14 +396,22 @@ impl<'a, P: MateGame> Search<'a, P> {
         let mut first = INF;
         let mut second = INF;
         let mut other_max = 0u32;
+        let mut other_sum = 0u32;
         let mut unsolved = 0u32;
         if or {
             let mut proof: Option<(u16, u64)> = None;
             let mut dis_len = NO_LEN;
             let mut dis_hand = ALL_HANDS;
             let mut rep = NO_REP;
+            let mut previous_disproven = true;
             for (i, c) in children.iter().enumerate() {
                 let l = &c.look;
+                if c.follows && !previous_disproven && l.pn != 0 && l.dn != 0 {
+                    // Delayed: the promotion before it is not disproven yet (so this node is not
+                    // either). Solved children always count.
+                    continue;
+                }
+                previous_disproven = l.dn == 0;
                 if l.pn == 0 {
                     // Proof pieces: what the child needed, plus what this move spent (a drop), minus
                     // what it gained (a capture).
@@ -365,8 +460,15 @@ impl<'a, P: MateGame> Search<'a, P> {
             let mut proof_len = 0u16;
             let mut proof_hand = 0u64;
             let mut dis: Option<(u16, u64, u16, usize)> = None;
+            let mut previous_proven = true;
             for (i, c) in children.iter().enumerate() {
                 let l = &c.look;
+                if c.follows && !previous_proven && l.pn != 0 && l.dn != 0 {
+                    // Delayed: the drop before it is not proven yet (so this node is not either).
+                    // Solved children always count.
+                    continue;
+                }
+                previous_proven = l.pn == 0;
                 if l.pn == 0 {
                     proof_len = proof_len.max(l.proof_len);
                     proof_hand = hand_max(proof_hand, l.hand);
@@ -381,6 +483,7 @@ impl<'a, P: MateGame> Search<'a, P> {
                 } else {
                     unsolved += 1;
                     other_max = other_max.max(l.pn);
+                    other_sum = sat_add(other_sum, l.pn);
                     if l.dn < first {
                         second = first;
                         first = l.dn;
@@ -414,7 +517,13 @@ impl<'a, P: MateGame> Search<'a, P> {
                     0,
                 );
             }
-            let pn = sat_add(other_max, unsolved - 1);
+            // Between the sum (which counts transposed subtrees many times over) and the weak
+            // rule `max + (unsolved − 1)` (which ignores how hard the other replies are): the
+            // hardest reply plus half of the others.
+            let pn = sat_add(
+                other_max,
+                (other_sum.saturating_sub(other_max) / 2).max(unsolved - 1),
+            );
             (Look::unknown(pn, first), best, second)
         }
     }
@@ -478,6 +587,9 @@ impl<'a, P: MateGame> Search<'a, P> {
                 },
             );
             look = l;
+            if self.path.len() == 1 {
+                self.root_numbers = (look.pn, look.dn);
+            }
             let best = if best == usize::MAX {
                 usize::MAX
             } else {
@@ -500,7 +612,9 @@ impl<'a, P: MateGame> Search<'a, P> {
             let mut next = pos.clone();
             next.play(c.mv);
             let before = self.nodes;
+            self.line.push(c.mv);
             let r = self.mid(&next, !or, d - 1, cth_pn, cth_dn, mix(path, c.key));
+            self.line.pop();
             refresh = self.nodes - before > REFRESH_AFTER;
             self.arena[best].look = r;
         }

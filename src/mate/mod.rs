@@ -61,7 +61,7 @@ impl Default for MateLimits {
 }
 
 /// A progress report, made about every half second.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MateInfo {
     /// Nodes searched.
     pub nodes: u64,
@@ -71,7 +71,18 @@ pub struct MateInfo {
     pub time_ms: u64,
     /// Table occupancy in permille.
     pub hashfull: u32,
+    /// The proof and disproof numbers of the root of the search under way (0 when proven or
+    /// disproven; the bounded searches that shorten a mate have roots of their own).
+    pub root_pn: u32,
+    /// See [`MateInfo::root_pn`].
+    pub root_dn: u32,
+    /// The line being searched, from that root, in USI notation (at most [`INFO_LINE_MOVES`]
+    /// moves).
+    pub line: Vec<String>,
 }
+
+/// The most moves of the current line a progress report shows.
+pub const INFO_LINE_MOVES: usize = 64;
 
 /// The answer to a mate search.
 #[derive(Clone, Debug, PartialEq, Eq)]

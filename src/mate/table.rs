@@ -114,8 +114,9 @@ impl Look {
     }
 }
 
-/// One table entry (40 bytes; its board key is kept apart, in the bucket's [`Tags`]).
+/// One table entry (40 bytes; its board key is kept apart, in its bucket's tags).
 #[derive(Clone, Copy, Default)]
+#[repr(C)]
 struct Entry {
     hand: u64,
     /// Hash of the path for which a repetition-dependent disproof holds (0: none).
@@ -129,32 +130,53 @@ struct Entry {
     rep_len: u16,
     rep_ply: u16,
     best: u16,
+    _unused: u16,
 }
 
-// SAFETY: integers only; all zero is a valid entry.
+// SAFETY: `repr(C)` integers without padding (40 bytes).
 unsafe impl bytemuck::Zeroable for Entry {}
+// SAFETY: as above; any bytes are a valid entry.
+unsafe impl bytemuck::Pod for Entry {}
 
 const BUCKET: usize = 8;
 
-/// The board keys of one bucket's entries (0: empty), in one cache line, so that a lookup reads
-/// only the entries whose key matches.
+/// One cache line of the table's memory.
 #[derive(Clone, Copy, Default)]
-#[repr(align(64))]
-struct Tags([u64; BUCKET]);
+#[repr(C, align(64))]
+struct Line([u64; 8]);
 
-// SAFETY: integers only; all zero is a bucket of empty slots.
-unsafe impl bytemuck::Zeroable for Tags {}
+// SAFETY: integers only, no padding; all zero is a line of empty keys.
+unsafe impl bytemuck::Zeroable for Line {}
+// SAFETY: as above; any bytes are a valid line.
+unsafe impl bytemuck::Pod for Line {}
 
-/// Buckets whose tags are emptied between two reads of the stop flag (1 MiB of tags).
+/// The cache lines of one bucket's entries.
+const ENTRY_LINES: usize = BUCKET * std::mem::size_of::<Entry>() / std::mem::size_of::<Line>();
+
+/// Buckets whose keys are emptied between two reads of the stop flag (1 MiB of keys).
 const CLEAR_SLICE: usize = 1 << 14;
 
-/// The transposition table.
+/// The transposition table. Its memory holds first the board keys of every bucket, one cache
+/// line per bucket, then the buckets' entries, [`ENTRY_LINES`] lines each: a lookup reads the
+/// keys (a compact region, kind to the address-translation cache), then only the entries whose
+/// key matches. An entry is read only behind a matching key and rewritten whole when its slot is
+/// taken, so emptying the keys empties the table, whatever bytes its entries hold.
+///
+/// A stored key is the board key with its low byte replaced by the table's generation (1 to
+/// 255): emptying the table moves to the next generation, which makes every key of an earlier
+/// one a free slot that matches nothing, so that a solve does not begin by writing all the keys
+/// (only every 255th emptying does, and the first after the memory was taken over).
 pub struct Table {
-    tags: ZeroedSlice<Tags>,
-    entries: ZeroedSlice<Entry>,
-    mask: usize,
-    /// False while no entry has been stored since the table was made or emptied.
+    memory: ZeroedSlice<Line>,
+    /// The number of buckets.
+    count: usize,
+    /// The generation of the keys stored now (never 0, so that zeroed keys are free slots).
+    generation: u8,
+    /// False while the table holds no entry of the current generation.
     used: bool,
+    /// The keys may hold any bytes (memory taken over from another table): the next emptying
+    /// writes them all.
+    dirty: bool,
 }
 
 impl Table {
@@ -164,35 +186,71 @@ impl Table {
         Self::try_new(mib).expect("memory for the mate table")
     }
 
-    /// A table using at most `mib` MiB (at least one bucket, so 0 gives the smallest), or an error when the memory cannot
-    /// be had (the allocation is fallible: a size too large for the machine is refused, not
-    /// aborted).
+    /// A table using at most `mib` MiB (at least one bucket, so 0 gives the smallest), or an
+    /// error when the memory cannot be had (the allocation is fallible: a size too large for the
+    /// machine is refused, not aborted).
     pub fn try_new(mib: usize) -> Result<Table, String> {
-        let bytes = mib.saturating_mul(1 << 20);
-        let bucket_bytes = std::mem::size_of::<Entry>() * BUCKET + std::mem::size_of::<Tags>();
-        let buckets = (bytes / bucket_bytes).max(1);
-        let buckets = if buckets.is_power_of_two() {
-            buckets
-        } else {
-            buckets.next_power_of_two() / 2
-        };
-        let fail = |e| format!("cannot allocate a mate table of {mib} MiB: {e}");
+        let lines = mib.saturating_mul(1 << 20) / std::mem::size_of::<Line>();
+        let count = (lines / (1 + ENTRY_LINES)).max(1);
         // Untouched zero pages: made at once, touched only as the solver uses them.
-        let entries = ZeroedSlice::new(buckets * BUCKET).map_err(fail)?;
-        let tags = ZeroedSlice::new(buckets).map_err(fail)?;
+        let memory = ZeroedSlice::new(count * (1 + ENTRY_LINES))
+            .map_err(|e| format!("cannot allocate a mate table of {mib} MiB: {e}"))?;
         Ok(Table {
-            tags,
-            entries,
-            mask: buckets - 1,
+            memory,
+            count,
+            generation: 1,
             used: false,
+            dirty: false,
         })
+    }
+
+    /// A table in memory taken over from another table (the engine's search table, whose pages
+    /// the system has already supplied), so that `go mate` neither waits for fresh pages nor
+    /// uses more memory than the budget. Its keys are emptied before its first solve. `None`
+    /// when the memory holds no whole bucket.
+    pub fn reusing<T: bytemuck::Zeroable>(memory: ZeroedSlice<T>) -> Option<Table> {
+        let memory = memory.recast::<Line>();
+        let count = memory.len() / (1 + ENTRY_LINES);
+        (count > 0).then_some(Table {
+            memory,
+            count,
+            generation: 1,
+            used: true,
+            dirty: true,
+        })
+    }
+
+    /// The keys of bucket `b`.
+    #[inline(always)]
+    fn tags(&self, b: usize) -> &[u64; BUCKET] {
+        &self.memory[b].0
+    }
+
+    /// The entries of bucket `b`.
+    #[inline(always)]
+    fn entries(&self, b: usize) -> &[Entry; BUCKET] {
+        let at = self.count + b * ENTRY_LINES;
+        let lines: &[Line; ENTRY_LINES] = self.memory[at..at + ENTRY_LINES]
+            .try_into()
+            .expect("a bucket's lines");
+        bytemuck::cast_ref(lines)
+    }
+
+    /// The keys and the entries of bucket `b`, to change.
+    #[inline(always)]
+    fn bucket_mut(&mut self, b: usize) -> (&mut [u64; BUCKET], &mut [Entry; BUCKET]) {
+        let (keys, rest) = self.memory.split_at_mut(self.count);
+        let at = b * ENTRY_LINES;
+        let lines: &mut [Line; ENTRY_LINES] = (&mut rest[at..at + ENTRY_LINES])
+            .try_into()
+            .expect("a bucket's lines");
+        (&mut keys[b].0, bytemuck::cast_mut(lines))
     }
 
     /// Has the system supply the table's pages now rather than during a solve (see
     /// [`ZeroedSlice::fault_in`]); the entries are unchanged.
     pub fn fault_in(&mut self) {
-        self.tags.fault_in();
-        self.entries.fault_in();
+        self.memory.fault_in();
     }
 
     /// Empties the table (each solve starts from an empty table, so its answer does not depend on
@@ -202,54 +260,84 @@ impl Table {
         self.clear_unless_stopped(&never);
     }
 
-    /// Empties the table slice by slice, reading `stop` between slices; false when `stop` was set
-    /// before the end (the table then still counts as used). Emptying the tags is enough: a slot
-    /// whose tag is 0 is free, and an entry is rewritten whole when a slot is taken.
+    /// Empties the table: moves to the next generation, or, every 255th time (and when the keys
+    /// hold any bytes), writes every key, slice by slice, reading `stop` between slices; false
+    /// when `stop` was set before the end (the table then still counts as used).
     pub fn clear_unless_stopped(&mut self, stop: &AtomicBool) -> bool {
-        if !self.used {
+        if !self.used && !self.dirty {
             return true;
         }
-        for slice in self.tags.chunks_mut(CLEAR_SLICE) {
+        if self.generation < u8::MAX && !self.dirty {
+            self.generation += 1;
+            self.used = false;
+            return true;
+        }
+        let count = self.count;
+        for slice in self.memory[..count].chunks_mut(CLEAR_SLICE) {
             if stop.load(Ordering::Relaxed) {
                 return false;
             }
-            slice.fill(Tags::default());
+            slice.fill(Line::default());
         }
+        self.generation = 1;
         self.used = false;
+        self.dirty = false;
         true
     }
 
     /// Bytes allocated.
     pub fn bytes(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<Entry>()
-            + self.tags.len() * std::mem::size_of::<Tags>()
+        self.memory.len() * std::mem::size_of::<Line>()
     }
 
-    /// The index of the bucket of `board`.
+    /// The index of the bucket of `board` (any number of buckets: the key's high bits scaled
+    /// to the table's length).
     #[inline(always)]
     fn bucket(&self, board: u64) -> usize {
-        board.rotate_left(17) as usize & self.mask
+        ((board as u128 * self.count as u128) >> 64) as usize
     }
 
-    /// Board keys are stored with the low bit set so that 0 marks an empty slot.
+    /// The stored key of `board`: its low byte is the generation.
     #[inline(always)]
-    fn tag(board: u64) -> u64 {
-        board | 1
+    fn tag(&self, board: u64) -> u64 {
+        board & !0xff | self.generation as u64
+    }
+
+    /// True when a stored key belongs to the current generation (a slot in use).
+    #[inline(always)]
+    fn live(&self, tag: u64) -> bool {
+        tag as u8 == self.generation
+    }
+
+    /// Asks the processor to fetch the bucket of `board` into the cache, so that a lookup of it a
+    /// little later does not wait for memory (the solver prefetches all children of a node before
+    /// looking any of them up).
+    #[inline(always)]
+    pub fn prefetch(&self, board: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let keys: *const [u64; BUCKET] = self.tags(self.bucket(board));
+            // SAFETY: prefetching is a hint that never faults, and SSE is part of x86-64.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(keys.cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = board;
     }
 
     /// Looks up the position (`board`, attacker hand `hand`) for a search allowing `d` more plies
     /// along the path whose hash is `path`; `None` when nothing applies.
     pub fn lookup(&self, board: u64, hand: u64, d: u16, path: u64) -> Option<(Look, u16)> {
-        let tag = Self::tag(board);
+        let tag = self.tag(board);
         let mut exact: Option<&Entry> = None;
         let mut proof: Option<Look> = None;
         let mut dis: Option<Look> = None;
         let b = self.bucket(board);
-        for (i, &t) in self.tags[b].0.iter().enumerate() {
+        for (i, &t) in self.tags(b).iter().enumerate() {
             if t != tag {
                 continue;
             }
-            let e = &self.entries[b * BUCKET + i];
+            let e = &self.entries(b)[i];
             if e.proof_len <= d
                 && hand_ge(hand, e.hand)
                 && proof.is_none_or(|p| e.proof_len < p.proof_len)
@@ -271,11 +359,8 @@ impl Table {
             return Some((x, best));
         }
         let e = exact?;
-        if e.path != 0 {
-            if e.path == path && d <= e.rep_len {
-                return Some((Look::disproven(e.rep_len, hand, e.rep_ply), best));
-            }
-            return Some((Look::unknown(1, 1), best));
+        if e.path != 0 && e.path == path && d <= e.rep_len {
+            return Some((Look::disproven(e.rep_len, hand, e.rep_ply), best));
         }
         if e.pn == 0 || e.dn == 0 {
             // Solved, but not within this bound: a hint only.
@@ -319,12 +404,12 @@ impl Table {
             e.path = 0;
             e.amount = e.amount.max(amount);
         } else if look.dn == 0 {
+            // The working numbers stay: reached along another path, the position is searched on
+            // from them rather than from scratch.
             let e = self.slot(board, hand);
             e.path = path | 1;
             e.rep_len = look.dis_len.max(d);
             e.rep_ply = look.rep;
-            e.pn = INF;
-            e.dn = 0;
             e.amount = e.amount.max(amount);
         } else {
             let e = self.slot(board, hand);
@@ -338,14 +423,12 @@ impl Table {
 
     /// Frees the exact entry of a position (its working numbers are superseded by a proof).
     fn forget(&mut self, board: u64, hand: u64) {
-        let tag = Self::tag(board);
+        let tag = self.tag(board);
         let b = self.bucket(board);
-        for i in 0..BUCKET {
-            let e = &mut self.entries[b * BUCKET + i];
-            if self.tags[b].0[i] == tag && e.hand == hand && e.proof_len == NO_LEN && e.dis_len == 0
-            {
-                *e = Entry::default();
-                self.tags[b].0[i] = 0;
+        let (tags, entries) = self.bucket_mut(b);
+        for (t, e) in tags.iter_mut().zip(entries.iter()) {
+            if *t == tag && e.hand == hand && e.proof_len == NO_LEN && e.dis_len == 0 {
+                *t = 0;
             }
         }
     }
@@ -353,10 +436,10 @@ impl Table {
     /// The entry of (`board`, `hand`), or a fresh one replacing the least valuable of the bucket.
     fn slot(&mut self, board: u64, hand: u64) -> &mut Entry {
         self.used = true;
-        let tag = Self::tag(board);
+        let tag = self.tag(board);
+        let generation = self.generation;
         let b = self.bucket(board);
-        let tags = &mut self.tags[b].0;
-        let bucket = &mut self.entries[b * BUCKET..(b + 1) * BUCKET];
+        let (tags, bucket) = self.bucket_mut(b);
         let mut victim = 0;
         let mut worst = u64::MAX;
         for (i, e) in bucket.iter().enumerate() {
@@ -364,7 +447,7 @@ impl Table {
                 victim = i;
                 break;
             }
-            let value = if tags[i] == 0 {
+            let value = if tags[i] as u8 != generation {
                 0
             } else {
                 // Solved entries are worth more than working numbers of the same effort.
@@ -392,13 +475,12 @@ impl Table {
 
     /// Permille of the first thousand slots in use.
     pub fn hashfull(&self) -> u32 {
-        let n = self.entries.len().min(1000);
-        let used = self
-            .tags
+        let n = (self.count * BUCKET).min(1000);
+        let used = self.memory[..self.count]
             .iter()
-            .flat_map(|t| t.0)
+            .flat_map(|line| line.0)
             .take(n)
-            .filter(|&t| t != 0)
+            .filter(|&t| self.live(t))
             .count();
         (used * 1000 / n.max(1)) as u32
     }

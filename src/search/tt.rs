@@ -116,6 +116,12 @@ impl TranspositionTable {
         })
     }
 
+    /// The table's memory, handed over to a table of another layout (the mate table of `go
+    /// mate`, which then needs no fresh pages).
+    pub fn into_memory<U: bytemuck::AnyBitPattern>(self) -> ZeroedSlice<U> {
+        self.buckets.recast()
+    }
+
     /// Has the system supply the table's pages now rather than during a search (see
     /// [`ZeroedSlice::fault_in`]); the entries are unchanged.
     pub fn fault_in(&mut self) {

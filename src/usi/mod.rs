@@ -650,6 +650,23 @@ impl PerftJob {
     }
 }
 
+/// A `go mate` progress report as two USI lines: `info time … nodes … nps … hashfull …` with
+/// the line being searched as its `pv`, then `info string root pn … dn …`.
+pub fn mate_info_lines(i: &mate::MateInfo) -> [String; 2] {
+    let mut first = format!(
+        "info time {} nodes {} nps {} hashfull {}",
+        i.time_ms, i.nodes, i.nps, i.hashfull
+    );
+    if !i.line.is_empty() {
+        first.push_str(" pv ");
+        first.push_str(&i.line.join(" "));
+    }
+    [
+        first,
+        format!("info string root pn {} dn {}", i.root_pn, i.root_dn),
+    ]
+}
+
 /// Everything a `go mate` thread takes with it.
 struct MateJob {
     /// Time limit in milliseconds (`None`: until solved or stopped).
@@ -678,20 +695,33 @@ impl MateJob {
         };
         let out = self.out.clone();
         let mut info = move |i: &mate::MateInfo| {
-            out.line(&format!(
-                "info nodes {} nps {} hashfull {} time {}",
-                i.nodes, i.nps, i.hashfull, i.time_ms
-            ))
+            for line in mate_info_lines(i) {
+                out.line(&line);
+            }
         };
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
             let stop = &self.shared.stop;
             let fallback = mate::Fallback::FastLine;
-            mate::solve_in(&pos, &mut table, &limits, stop, &mut info, fallback).result
+            let r = mate::solve_in(&pos, &mut table, &limits, stop, &mut info, fallback);
+            (r.result, r.exact)
         }))
-        .unwrap_or_else(|_| mate::MateResult::Error("internal error in the mate search".into()));
+        .unwrap_or_else(|_| {
+            let e = "internal error in the mate search".into();
+            (mate::MateResult::Error(e), false)
+        });
+        let (result, exact) = result;
         let line = match result {
             mate::MateResult::Mate(moves) => {
+                self.out.line(&format!(
+                    "info string mate in {} plies, {}",
+                    moves.len(),
+                    if exact {
+                        "proven shortest"
+                    } else {
+                        "not proven shortest (the time ran out)"
+                    }
+                ));
                 let text: Vec<String> = moves.iter().map(|&m| pos.move_to_usi(m)).collect();
                 format!("checkmate {}", text.join(" "))
             }

@@ -166,12 +166,32 @@ impl Tables {
         if self.made == Some((what, mib)) {
             return Ok(());
         }
+        let reuse = what == Use::Mate && self.made == Some((Use::Search, mib));
         self.made = None;
         let (tt, mate) = minimal();
-        drop_in_background((
-            std::mem::replace(&mut self.tt, tt),
-            std::mem::replace(&mut self.mate, mate),
-        ));
+        let old_tt = std::mem::replace(&mut self.tt, tt);
+        drop_in_background(std::mem::replace(&mut self.mate, mate));
+        // `go mate` after searches within the same budget: the mate table takes over the search
+        // table's memory (whose pages `isready` had the system supply) instead of new pages.
+        let reused = match Arc::try_unwrap(old_tt) {
+            Ok(tt) if reuse => Table::reusing(tt.into_memory::<u8>()),
+            Ok(tt) => {
+                drop_in_background(tt);
+                None
+            }
+            Err(shared) => {
+                drop_in_background(shared);
+                None
+            }
+        };
+        if let Some(mate) = reused {
+            self.mate = Arc::new(Mutex::new(mate));
+            self.made = Some((what, mib));
+            self.histories.clear();
+            self.used = false;
+            self.renew_due = false;
+            return Ok(());
+        }
         let (tt, mate) = match what {
             Use::Search => {
                 let share = mate_share_mib(mib);
@@ -261,6 +281,44 @@ mod tests {
         t.prepare(Use::Search, 8).unwrap();
         assert_eq!(t.tt.size_mib(), 8);
         assert_eq!(t.made(), Some((Use::Search, 8)));
+    }
+
+    #[test]
+    fn go_mate_takes_over_the_search_tables_memory_and_solves_in_it() {
+        use crate::core::game::Position;
+        use crate::games::shogi::Shogi;
+        use crate::mate::{Fallback, MateLimits, MateResult, solve_in};
+        use std::sync::atomic::AtomicBool;
+
+        let mut t = Tables::default();
+        t.ready(Use::Search, 8).unwrap();
+        // Leave the search table full of entries, as after a game.
+        for i in 0..200_000u64 {
+            let key = i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            t.tt.store(key, i as u16, 100, 50, 10, Bound::Exact);
+        }
+        let search_memory = t.tt.size_mib();
+        t.prepare(Use::Mate, 8).unwrap();
+        assert_eq!(t.made(), Some((Use::Mate, 8)));
+        assert!(t.faulted_in, "the pages came with the memory");
+        let mut mate = t.mate.lock().unwrap();
+        let mate_mib = mate.bytes() >> 20;
+        assert!(
+            mate_mib + 1 >= search_memory && mate_mib <= search_memory,
+            "{mate_mib} MiB for {search_memory} MiB"
+        );
+        // Mate in 3 (tsume-short.tsv): solved in the taken-over memory like in a new table.
+        let pos = Shogi::from_sfen("6Snl/5+Rg1k/6ppp/9/9/9/9/9/9 b r2b3g3s3n3l15p 1").unwrap();
+        let stop = AtomicBool::new(false);
+        let limits = MateLimits {
+            nodes: Some(100_000),
+            ..MateLimits::default()
+        };
+        let r = solve_in(&pos, &mut mate, &limits, &stop, &mut |_| {}, Fallback::None);
+        let MateResult::Mate(line) = r.result else {
+            panic!("{:?}", r.result)
+        };
+        assert_eq!(line.len(), 3);
     }
 
     #[test]
