@@ -36,20 +36,12 @@ fn line_text<P: Position>(pos: &P, line: &[P::Move]) -> String {
 /// process's peak resident size so far (Linux; `?` elsewhere), both in MiB.
 fn memory_text(table: &Table) -> String {
     let used = table.bytes() as f64 * f64::from(table.hashfull()) / 1000.0;
-    let peak = peak_resident_mib().map_or("?".to_string(), |m| m.to_string());
+    let peak = tsubame::progress::peak_memory_mib().map_or("?".to_string(), |m| m.to_string());
     format!(
         "{:.0}/{}/{peak}",
         used / (1 << 20) as f64,
         table.bytes() >> 20
     )
-}
-
-/// The process's peak resident set size in MiB, from /proc/self/status.
-fn peak_resident_mib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
 }
 
 fn run_one<P: MateGame>(

@@ -9,6 +9,15 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+/// Peak resident memory of this process in MiB (Linux), if known: the figure long work reports
+/// with its result.
+pub fn peak_memory_mib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
 /// How often a phase that is not shown as a bar prints a line.
 const LINE_EVERY: Duration = Duration::from_secs(60);
 

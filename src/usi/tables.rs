@@ -184,16 +184,11 @@ impl Tables {
                 None
             }
         };
-        if let Some(mate) = reused {
-            self.mate = Arc::new(Mutex::new(mate));
-            self.made = Some((what, mib));
-            self.histories.clear();
-            self.used = false;
-            self.renew_due = false;
-            return Ok(());
-        }
-        let (tt, mate) = match what {
-            Use::Search => {
+        // The reused memory comes with its pages; new tables are untouched zero pages.
+        let faulted_in = reused.is_some() && self.faulted_in;
+        let (tt, mate) = match (reused, what) {
+            (Some(mate), _) => (TranspositionTable::try_new(0)?, mate),
+            (None, Use::Search) => {
                 let share = mate_share_mib(mib);
                 (
                     TranspositionTable::try_new(mib - share)?,
@@ -201,7 +196,7 @@ impl Tables {
                     Table::try_new(share)?,
                 )
             }
-            Use::Mate => (TranspositionTable::try_new(0)?, Table::try_new(mib)?),
+            (None, Use::Mate) => (TranspositionTable::try_new(0)?, Table::try_new(mib)?),
         };
         self.tt = Arc::new(tt);
         self.mate = Arc::new(Mutex::new(mate));
@@ -209,7 +204,7 @@ impl Tables {
         self.histories.clear();
         self.used = false;
         self.renew_due = false;
-        self.faulted_in = false;
+        self.faulted_in = faulted_in;
         Ok(())
     }
 }

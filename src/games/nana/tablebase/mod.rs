@@ -298,14 +298,6 @@ fn header(sum: u64) -> [u8; HEADER_LEN] {
     h
 }
 
-/// Peak resident memory of this process in MiB (Linux), if known.
-pub fn peak_memory_mib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
-}
-
 /// `tsubame solve nanashogi`: builds the table (with progress bars when `show`), verifies it, writes
 /// it to `out` if given, and returns the report lines. Fails if the verification finds an
 /// inconsistent value or the file cannot be written.
@@ -374,7 +366,7 @@ pub fn solve(out: Option<&Path>, show: bool) -> Result<Vec<String>, String> {
         "time: build {built:.1} s, verify {verified:.1} s, total {:.1} s; threads {}; peak memory {} MiB",
         start.elapsed().as_secs_f64(),
         rayon::current_num_threads(),
-        peak_memory_mib().map_or("?".into(), |m| m.to_string())
+        crate::progress::peak_memory_mib().map_or("?".into(), |m| m.to_string())
     ));
     Ok(lines)
 }
