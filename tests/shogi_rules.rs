@@ -468,3 +468,55 @@ fn positions_beyond_the_piece_set_are_refused_and_fewer_pieces_are_legal() {
         ],
     );
 }
+
+/// The mate solver's check generator gives exactly the legal moves after which the opponent is
+/// in check, direct and discovered checks alike: checked on random play from the start and from
+/// every tsume start position (where sliders behind blockers abound), in shogi and minishogi.
+#[test]
+fn checking_moves_are_exactly_the_legal_moves_that_give_check() {
+    use tsubame::core::moves::ListStore;
+    use tsubame::games::Game;
+    use tsubame::games::minishogi::Minishogi;
+    use tsubame::mate::MateGame;
+
+    fn check_all<G: Game + MateGame + Clone>(start: &G, plies: usize, seed: u64) -> usize {
+        let mut discovered = 0;
+        common::random_walk(start, plies, seed, |pos| {
+            let mut legal = MoveList::<G::Move>::new();
+            pos.legal_moves(&mut legal);
+            let mut want: Vec<String> = Vec::new();
+            for &mv in legal.iter() {
+                let mut next = pos.clone();
+                next.play(mv);
+                if next.in_check() {
+                    want.push(pos.move_to_usi(mv));
+                }
+            }
+            let mut got_list = MoveList::<G::Move>::new();
+            pos.checking_moves(&mut got_list);
+            let mut got: Vec<String> = got_list.iter().map(|&m| pos.move_to_usi(m)).collect();
+            want.sort();
+            got.sort();
+            assert_eq!(got, want, "{}", pos.to_sfen());
+            discovered += want.len();
+        });
+        discovered
+    }
+    let mut checks = check_all(&Shogi::startpos(), 3000, 5);
+    checks += check_all(&Minishogi::startpos(), 3000, 6);
+    for (i, file) in ["tsume-short.tsv", "tsume-medium.tsv", "tsume-long.tsv"]
+        .iter()
+        .enumerate()
+    {
+        for (j, row) in common::tsv(file).iter().enumerate() {
+            // Rows with more pieces than the set are refused (tests/mate_suites.rs).
+            if let Ok(pos) = Shogi::from_sfen(&row[0]) {
+                checks += check_all(&pos, 40, (i * 1000 + j) as u64);
+            }
+        }
+    }
+    for row in common::tsv("tsume-minishogi.tsv") {
+        checks += check_all(&Minishogi::from_sfen(&row[0]).unwrap(), 40, 9);
+    }
+    assert!(checks > 10_000, "only {checks} checking moves seen");
+}

@@ -159,6 +159,12 @@ struct CheckSink<'a, V: Variant> {
     pos: &'a Board<V>,
     ek: Square,
     occ: Bitboard,
+    /// Our pieces that alone stand between one of our sliders and `ek`: moving one off its line
+    /// uncovers a check.
+    discoverers: Bitboard,
+    /// Each discoverer with its line (the squares between the slider and `ek`, the slider's
+    /// included).
+    lines: Pins,
     list: &'a mut MoveList,
 }
 
@@ -174,21 +180,12 @@ impl<V: Variant> Sink for CheckSink<'_, V> {
         let kind = pos.piece_at(from).kind();
         let kind = if promote { kind.promoted() } else { kind };
         let vacated = self.occ.without(from);
-        // Moving off a line from the king to one of our sliders may uncover a check; such moves
-        // are tested one by one (a move along the line keeps it blocked).
-        if pos.attackers_to(self.ek, us, vacated).without(from).any() {
-            for sq in to {
-                let after = vacated.with(sq);
-                if t.attacks(kind, us, sq, after).has(self.ek)
-                    || pos.attackers_to(self.ek, us, after).without(from).any()
-                {
-                    self.list.push(Move::normal(from, sq, promote));
-                }
-            }
-            return;
+        let mut checking = to & t.attacks(kind, !us, self.ek, vacated);
+        if self.discoverers.has(from) {
+            let line = self.lines.iter().find(|(sq, _)| *sq == from).map(|l| l.1);
+            checking |= to & !line.unwrap_or(Bitboard::EMPTY);
         }
-        let direct = to & t.attacks(kind, !us, self.ek, vacated);
-        for sq in direct {
+        for sq in checking {
             self.list.push(Move::normal(from, sq, promote));
         }
     }
@@ -470,10 +467,16 @@ impl<V: Variant> Board<V> {
         let Some(ek) = self.kings[!self.side] else {
             return;
         };
+        let occ = self.occupied();
+        let mut lines = Pins::new();
+        let us = self.side;
+        let discoverers = self.sole_blockers(ek, !us, us, us, occ, &mut lines);
         let mut sink = CheckSink {
             pos: self,
             ek,
-            occ: self.occupied(),
+            occ,
+            discoverers,
+            lines,
             list,
         };
         self.generate(&mut sink);
@@ -482,24 +485,42 @@ impl<V: Variant> Board<V> {
     /// Pieces of `us` pinned to the king on `ksq`; each is added to `pins` with the line it may
     /// move along (filled in place: returning the list would copy all its capacity).
     fn pins(&self, us: Color, ksq: Square, occ: Bitboard, pins: &mut Pins) -> Bitboard {
+        self.sole_blockers(ksq, us, !us, us, occ, pins)
+    }
+
+    /// The pieces of `blockers_of` that alone stand between the king of `king` on `ksq` and a
+    /// slider of `side` aiming at him: the king's own pieces are pinned, the slider side's
+    /// uncover check when they leave the line. Each is added to `lines` with the squares between
+    /// the slider and the king, the slider's included.
+    fn sole_blockers(
+        &self,
+        ksq: Square,
+        king: Color,
+        side: Color,
+        blockers_of: Color,
+        occ: Bitboard,
+        lines: &mut Pins,
+    ) -> Bitboard {
         let t = V::tables();
-        let them = !us;
         let k = ksq.index();
         let snipers = (t.rook_empty[k]
-            & (self.pieces(them, Kind::Rook) | self.pieces(them, Kind::Dragon)))
+            & (self.pieces(side, Kind::Rook) | self.pieces(side, Kind::Dragon)))
             | (t.bishop_empty[k]
-                & (self.pieces(them, Kind::Bishop) | self.pieces(them, Kind::Horse)))
-            | (t.lines.rays[us.index()][k] & self.pieces(them, Kind::Lance));
-        let mut pinned = Bitboard::EMPTY;
+                & (self.pieces(side, Kind::Bishop) | self.pieces(side, Kind::Horse)))
+            | (t.lines.rays[king.index()][k] & self.pieces(side, Kind::Lance));
+        let mut found = Bitboard::EMPTY;
         for s in snipers {
             let between = t.lines.between(ksq, s);
             let blockers = between & occ;
-            if blockers.any() && !blockers.more_than_one() && (blockers & self.by_color[us]).any() {
-                pinned |= blockers;
-                pins.push((blockers.lsb(), between.with(s)));
+            if blockers.any()
+                && !blockers.more_than_one()
+                && (blockers & self.by_color[blockers_of]).any()
+            {
+                found |= blockers;
+                lines.push((blockers.lsb(), between.with(s)));
             }
         }
-        pinned
+        found
     }
 
     /// Emits the moves of the piece of `kind` on `from` to the squares `to`, with promotion choices.
