@@ -122,6 +122,7 @@ pub fn analyse<G: Game>(sfen: Option<&str>, moves: &[String], time_ms: u64) -> R
         nnue: network.as_deref(),
         histories: None,
         params: G::default_params(),
+        skill: None,
     };
     let result = search::with_search_stack(|| search::run(&pos, &setup));
     std::thread::sleep(Duration::from_millis(1));

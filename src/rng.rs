@@ -3,7 +3,8 @@
 //!
 //! The stream of a seed is fixed by the rand version in `Cargo.lock`; a new major version of rand
 //! may change it (and with it the Zobrist keys, random openings and test games drawn from seeds).
-//! The search itself never draws random numbers.
+//! The search draws random numbers only where a limited strength chooses its move
+//! ([`crate::search::skill`]).
 
 use rand::distr::uniform::{SampleRange, SampleUniform};
 use rand::seq::SliceRandom;

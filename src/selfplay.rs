@@ -156,6 +156,7 @@ fn play_game<G: Game>(
             nnue: network.as_deref(),
             histories: None,
             params: G::default_params(),
+            skill: None,
         };
         let result = search::with_search_stack(|| search::run(&pos, &setup));
         let Some(mv) = result.best else {

@@ -77,6 +77,7 @@ fn search_move(pos: &Nana, history: &[HistoryEntry], tt: &TranspositionTable, de
         nnue: None,
         histories: None,
         params: Nana::default_params(),
+        skill: None,
     };
     search::with_search_stack(|| search::run(pos, &setup))
         .best

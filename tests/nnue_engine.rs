@@ -100,6 +100,7 @@ fn a_search_with_a_network_uses_it() {
             nnue: Some(&net),
             histories: None,
             params: Minishogi::default_params(),
+            skill: None,
         };
         let result = search::with_search_stack(|| search::run(&pos, &setup));
         assert!(list.contains(&result.best.unwrap()), "{sfen}");

@@ -118,6 +118,7 @@ fn check_search<G: SearchGame>(
         nnue: None,
         histories: None,
         params: G::default_params(),
+        skill: None,
     };
     let result = search::with_search_stack(|| search::run(pos, &setup));
     let reports = reports.into_inner().unwrap();

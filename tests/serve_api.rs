@@ -348,6 +348,38 @@ async fn analysis_with_two_lines() {
 }
 
 #[tokio::test]
+async fn a_play_search_at_a_low_level_searches_less_and_the_next_at_full_strength() {
+    let server = Server::start(&[]);
+    let (mut client, _) = server.connect().await;
+    let go = |id: u32, level: Option<u32>| {
+        let mut msg = json!({"op": "go", "id": id, "game": "minishogi", "sfen": "startpos",
+            "moves": [], "limits": {"depth": 7}});
+        if let Some(level) = level {
+            msg["level"] = json!(level);
+        }
+        msg
+    };
+    let nodes = |got: &[Value]| {
+        got.iter()
+            .filter_map(|m| m["nodes"].as_u64())
+            .max()
+            .unwrap()
+    };
+    let weak = client.search(go(1, Some(0))).await;
+    assert_eq!(weak.last().unwrap()["op"], "bestmove", "{weak:?}");
+    let full = client.search(go(2, None)).await;
+    assert_eq!(full.last().unwrap()["op"], "bestmove", "{full:?}");
+    // Level 0 stops after its first iterations; the next search, without a level, is not held
+    // to it.
+    assert!(
+        nodes(&weak) * 10 < nodes(&full),
+        "{} and {} nodes",
+        nodes(&weak),
+        nodes(&full)
+    );
+}
+
+#[tokio::test]
 async fn mates_in_give_and_take_and_shogi() {
     let server = Server::start(&[]);
     let (mut client, _) = server.connect().await;
@@ -410,6 +442,8 @@ async fn bad_input_is_answered_and_the_session_goes_on() {
         json!({"op": "state", "id": 10, "game": "shogi", "sfen": "startpos", "moves": [],
             "extra": true}),
         json!({"op": "state", "id": 11, "game": "shogi", "sfen": "startpos moves 7g7f"}),
+        json!({"op": "go", "id": 12, "game": "shogi", "sfen": "startpos", "moves": [],
+            "limits": {"depth": 3}, "level": 21}),
     ];
     for msg in bad {
         let id = msg["id"].clone();

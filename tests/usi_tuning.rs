@@ -148,6 +148,7 @@ fn nodes(params: SearchParams) -> u64 {
         nnue: None,
         histories: None,
         params,
+        skill: None,
     };
     search::with_search_stack(|| search::run(&pos, &setup)).nodes
 }

@@ -119,6 +119,7 @@ fn play_game<G: Game + Packable>(
             nnue: cfg.network.as_deref(),
             histories: None,
             params: G::default_params(),
+            skill: None,
         };
         let result = search::run(&pos, &setup);
         let Some(mv) = result.best else {

@@ -10,6 +10,7 @@ pub use history::HistoryPool;
 mod movepick;
 pub mod params;
 mod qsearch;
+pub mod skill;
 mod thread;
 pub mod time;
 pub mod tt;
@@ -163,6 +164,9 @@ pub struct SearchSetup<'a, M = Move, R = ()> {
     /// The tuned numbers (each thread searches with its own copy): the game's
     /// [`SearchGame::default_params`] unless tuning options changed them.
     pub params: SearchParams,
+    /// A limited strength (`None`: full strength): fewer nodes, and a choice among the best few
+    /// root moves (see [`skill`]).
+    pub skill: Option<skill::Skill>,
 }
 
 /// Searches `root` and returns the best move; the calling thread is the main search thread and
@@ -255,6 +259,7 @@ pub fn search_position_with<G: SearchGame>(
         nnue: network,
         histories: None,
         params: G::default_params(),
+        skill: None,
     };
     with_search_stack(|| run(pos, &setup))
 }

@@ -7,6 +7,7 @@ use std::time::Instant;
 use super::history::History;
 use super::movepick::MovePicker;
 use super::params::{CHECK_INTERVAL, MAX_PLY};
+use super::skill::Skill;
 use super::time::{Budget, Trend, soft_stop};
 use super::value::{INFINITE, MATE, is_mate_score};
 use super::{Report, SearchGame, SearchParams, SearchResult, SearchSetup};
@@ -53,6 +54,11 @@ pub(super) struct Worker<'a, G: SearchGame> {
     pub pv_idx: usize,
     pub root_depth: i32,
     pub stopped: bool,
+    /// The node limit of this search: the `go`'s, or the skill's when lower.
+    node_limit: Option<u64>,
+    /// Nodes between two checks of the node limit and the clock: [`CHECK_INTERVAL`], or less
+    /// under a node limit small enough that the interval would overshoot it.
+    check_interval: u64,
     start: Instant,
     pub lmr: Box<[[i32; 64]; 64]>,
     /// The tuned numbers, copied from the setup at the start.
@@ -112,6 +118,12 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 seldepth: 0,
             })
             .collect();
+        let node_limit = match (setup.limits.nodes, setup.skill.map(|s| s.nodes())) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let check_interval =
+            node_limit.map_or(CHECK_INTERVAL, |n| (n / 8).clamp(1, CHECK_INTERVAL));
         Worker {
             id,
             root,
@@ -135,6 +147,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             pv_idx: 0,
             root_depth: 1,
             stopped: false,
+            node_limit,
+            check_interval,
             start: Instant::now(),
             lmr,
             params,
@@ -256,7 +270,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         if self.stopped {
             return true;
         }
-        if self.nodes - self.published < CHECK_INTERVAL {
+        if self.nodes - self.published < self.check_interval {
             if self.setup.shared.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             }
@@ -271,7 +285,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         if shared.stop.load(Ordering::Relaxed) || self.done.load(Ordering::Relaxed) {
             self.stopped = true;
         } else if self.is_main() {
-            let out_of_nodes = self.setup.limits.nodes.is_some_and(|n| total >= n);
+            // A limited strength always completes its first iteration, so that every candidate
+            // has a score.
+            let out_of_nodes = self.node_limit.is_some_and(|n| total >= n)
+                && (self.setup.skill.is_none() || self.root_depth > 1);
             let out_of_time = !shared.pondering.load(Ordering::Relaxed)
                 && shared.elapsed_ms() >= shared.maximum_ms.load(Ordering::Relaxed);
             if out_of_nodes || out_of_time {
@@ -418,7 +435,14 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             .depth
             .unwrap_or(MAX_PLY as i32 - 8)
             .clamp(1, MAX_PLY as i32 - 8);
-        let multipv = limits.multipv.max(1).min(self.root_moves.len().max(1));
+        let wanted = match self.setup.skill {
+            Some(_) => limits.multipv.max(Skill::CANDIDATES),
+            None => limits.multipv,
+        };
+        let multipv = wanted.max(1).min(self.root_moves.len().max(1));
+        // Under a limited strength: the candidates and their scores after the last completed
+        // iteration.
+        let mut candidates: Vec<(G::Move, i32)> = Vec::new();
         let mut completed = 0;
         let mut trend = Trend::default();
         if self.root_moves.is_empty() {
@@ -493,6 +517,15 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             if !self.is_main() {
                 continue;
             }
+            if self.setup.skill.is_some() {
+                candidates.clear();
+                candidates.extend(
+                    self.root_moves[..multipv]
+                        .iter()
+                        .filter(|rm| rm.score != -INFINITE)
+                        .map(|rm| (rm.mv, rm.score)),
+                );
+            }
             self.report(depth, None);
             trend.push(self.root_moves[0].mv.code(), self.root_moves[0].score);
             if self.time_to_stop(depth, &trend) {
@@ -508,7 +541,19 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             .nodes
             .fetch_add(self.nodes - self.published, Ordering::Relaxed);
         self.published = self.nodes;
-        let best = &self.root_moves[0];
+        let chosen = match self.setup.skill {
+            Some(skill) if !candidates.is_empty() => {
+                let scores: Vec<i32> = candidates.iter().map(|&(_, score)| score).collect();
+                let (mv, score) = candidates[skill.pick(&scores)];
+                let index = self.root_moves.iter().position(|rm| rm.mv == mv);
+                let index = index.expect("candidates are root moves");
+                // The score it was chosen for, that of the last completed iteration.
+                self.root_moves[index].score = score;
+                index
+            }
+            _ => 0,
+        };
+        let best = &self.root_moves[chosen];
         // The expected reply, only if it is legal after the best move.
         let ponder = best.pv.get(1).copied().filter(|&reply| {
             let mut after = self.root.clone();

@@ -46,6 +46,8 @@ pub enum ClientMsg {
         limits: Limits,
         /// Principal variations (1 to [`MAX_MULTIPV`]; default 1).
         multipv: Option<u32>,
+        /// The strength to play at: `SkillLevel` 0 to 20 (default 20, full strength).
+        level: Option<u32>,
     },
     /// Stops the running search.
     Stop {

@@ -16,6 +16,7 @@ use super::protocol::{ClientMsg, MAX_MS, MAX_MULTIPV, ServerMsg, parse_client, t
 use super::records;
 use super::state::{Checked, check};
 use crate::games::GameId;
+use crate::search::skill::Skill;
 use crate::usi::{Engine, Output};
 
 /// What the engine thread sends back: its output lines, and the start of each search (whose
@@ -36,6 +37,8 @@ enum Command {
         game: GameId,
         position: String,
         multipv: u32,
+        /// `SkillLevel` (20: full strength).
+        level: u32,
         go: String,
     },
     /// Stops the running search.
@@ -112,6 +115,7 @@ fn engine_thread(
                 game: wanted,
                 position,
                 multipv,
+                level,
                 go,
             } => {
                 feed(&mut engine, &events, "stop");
@@ -123,6 +127,8 @@ fn engine_thread(
                 // `position` waits for the stopped search, whose answer is out before `Begin`.
                 feed(&mut engine, &events, &format!("position {position}"));
                 let line = format!("setoption name MultiPV value {multipv}");
+                feed(&mut engine, &events, &line);
+                let line = format!("setoption name SkillLevel value {level}");
                 feed(&mut engine, &events, &line);
                 let _ = events.send(Event::Begin(id));
                 feed(&mut engine, &events, &go);
@@ -291,10 +297,16 @@ async fn answer(text: &str, commands: &std_mpsc::Sender<Command>) -> Option<Serv
             moves,
             limits,
             multipv,
+            level,
         } => {
             let multipv = multipv.unwrap_or(1);
             if !(1..=MAX_MULTIPV).contains(&multipv) {
                 let e = format!("multipv {multipv} is out of range 1..{MAX_MULTIPV}");
+                return Some(ServerMsg::error(id, e));
+            }
+            let level = level.unwrap_or(Skill::FULL);
+            if level > Skill::FULL {
+                let e = format!("level {level} is out of range 0..{}", Skill::FULL);
                 return Some(ServerMsg::error(id, e));
             }
             let go = match limits.go_command() {
@@ -302,7 +314,7 @@ async fn answer(text: &str, commands: &std_mpsc::Sender<Command>) -> Option<Serv
                 Err(e) => return Some(ServerMsg::error(id, e)),
             };
             match checked(game, sfen, moves, None).await {
-                Ok(c) => (search(id.clone(), c, multipv, go), id),
+                Ok(c) => (search(id.clone(), c, (multipv, level), go), id),
                 Err(e) => return Some(ServerMsg::error(id, e)),
             }
         }
@@ -320,7 +332,10 @@ async fn answer(text: &str, commands: &std_mpsc::Sender<Command>) -> Option<Serv
                 ));
             }
             match checked(game, sfen, moves, None).await {
-                Ok(c) => (search(id.clone(), c, 1, format!("go mate {ms}")), id),
+                Ok(c) => {
+                    let go = format!("go mate {ms}");
+                    (search(id.clone(), c, (1, Skill::FULL), go), id)
+                }
                 Err(e) => return Some(ServerMsg::error(id, e)),
             }
         }
@@ -331,13 +346,15 @@ async fn answer(text: &str, commands: &std_mpsc::Sender<Command>) -> Option<Serv
         .map(|_| ServerMsg::error(id, "the session's engine has ended"))
 }
 
-/// The command that searches the checked position `c`.
-fn search(id: Option<Number>, c: Checked, multipv: u32, go: String) -> Command {
+/// The command that searches the checked position `c` with (MultiPV, SkillLevel) `settings`.
+fn search(id: Option<Number>, c: Checked, settings: (u32, u32), go: String) -> Command {
+    let (multipv, level) = settings;
     Command::Search {
         id,
         game: c.game,
         position: c.position,
         multipv,
+        level,
         go,
     }
 }

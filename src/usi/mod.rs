@@ -416,7 +416,8 @@ impl Engine {
                 None => false,
             };
         }
-        if !params.searchmoves.is_empty() {
+        // The solved table plays perfectly: not at a limited strength.
+        if !params.searchmoves.is_empty() || self.options.skill(0).is_some() {
             return false;
         }
         self.clear_stop();
@@ -814,6 +815,7 @@ impl SearchJob {
             nnue: self.network.as_deref(),
             histories: Some(&self.histories),
             params: self.search_params,
+            skill: self.options.skill(choice_seed()),
         };
         let result = if declare {
             None
@@ -880,8 +882,10 @@ impl SearchJob {
         pos: &G,
         r: search::SearchResult<G::Move>,
     ) -> search::SearchResult<G::Move> {
+        // A limited strength plays the mates its own search finds, not the solver's.
         if r.score < search::value::MATE_BOUND
             || r.best.is_none()
+            || self.options.skill(0).is_some()
             || self.stop_asked.load(Ordering::SeqCst)
         {
             return r;
@@ -922,6 +926,12 @@ impl SearchJob {
             ..r
         }
     }
+}
+
+/// A seed for a limited strength's choice of move, different at every search.
+fn choice_seed() -> u64 {
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    since.map_or(0, |d| d.as_nanos() as u64)
 }
 
 /// Longest the exact-mate refinement of a search's mate may take, in milliseconds.

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use crate::core::search_params::{SearchParams, TUNABLES, tunable};
 use crate::games::giveandtake::eval as gt_eval;
 use crate::games::{EveryGameRules, GameId};
+use crate::search::skill::{LEVEL_ELO, Skill};
 use crate::search::time::TimeOptions;
 
 /// Every option value the engine keeps.
@@ -39,6 +40,13 @@ pub struct Options {
     /// The search parameters set by `setoption` (by their names in [`TUNABLES`]); they replace
     /// the defaults of whichever game is played, and stay through `USI_Variant` changes.
     pub search_overrides: BTreeMap<&'static str, i32>,
+    /// `SkillLevel`: 0 (weakest) to 20 (full strength); see [`crate::search::skill`].
+    pub skill_level: u32,
+    /// `USI_LimitStrength`: play at the strength `USI_Elo` asks (it overrides `SkillLevel`).
+    pub limit_strength: bool,
+    /// `USI_Elo`: the strength asked for with `USI_LimitStrength`, on the scale of the measured
+    /// table ([`LEVEL_ELO`]).
+    pub elo: i32,
 }
 
 impl Default for Options {
@@ -57,6 +65,9 @@ impl Default for Options {
             gt_weights: gt_eval::WEIGHTS,
             tuning: false,
             search_overrides: BTreeMap::new(),
+            skill_level: Skill::FULL,
+            limit_strength: false,
+            elo: LEVEL_ELO[LEVEL_ELO.len() - 1],
         }
     }
 }
@@ -79,6 +90,13 @@ pub const MULTIPV_RANGE: (u64, u64) = (1, 600);
 pub const MAX_MOVES_RANGE: (u64, u64) = (0, 100_000);
 /// See [`HASH_RANGE`].
 pub const TIME_OPTION_RANGE: (u64, u64) = (0, 600_000);
+/// See [`HASH_RANGE`].
+pub const SKILL_RANGE: (u64, u64) = (0, Skill::FULL as u64);
+
+/// The range of `USI_Elo`: the measured table's.
+pub fn elo_range() -> (u64, u64) {
+    (LEVEL_ELO[0] as u64, LEVEL_ELO[LEVEL_ELO.len() - 1] as u64)
+}
 /// See [`HASH_RANGE`]; a percentage.
 pub const SLOW_MOVER_RANGE: (u64, u64) = (10, 1000);
 
@@ -102,6 +120,9 @@ pub fn declarations(current_game: GameId) -> Vec<String> {
         spin("Threads", o.threads as u64, threads_range()),
         "option name USI_Ponder type check default false".into(),
         spin("MultiPV", o.multipv as u64, MULTIPV_RANGE),
+        spin("SkillLevel", o.skill_level as u64, SKILL_RANGE),
+        "option name USI_LimitStrength type check default false".into(),
+        spin("USI_Elo", o.elo as u64, elo_range()),
     ]
     .into_iter()
     // The first game's rule options, `MaxMovesToDraw`, then the other games' (the order of old).
@@ -197,6 +218,11 @@ impl Options {
             "threads" => self.threads = number(name, value, threads_range())? as usize,
             "usi_ponder" | "ponder" => self.ponder = boolean(name, value)?,
             "searchpruning" => self.pruning = boolean(name, value)?,
+            "skilllevel" | "skill level" => {
+                self.skill_level = number(name, value, SKILL_RANGE)? as u32
+            }
+            "usi_limitstrength" => self.limit_strength = boolean(name, value)?,
+            "usi_elo" => self.elo = number(name, value, elo_range())? as i32,
             "evaltype" => self.nnue = choice(name, value, &[("nnue", true), ("classic", false)])?,
             "evalfile" => {
                 let v = value.trim();
@@ -230,6 +256,18 @@ impl Options {
 }
 
 impl Options {
+    /// The limited strength these options ask for (`None`: full strength), its choices drawn
+    /// from `seed`: `USI_Elo` when `USI_LimitStrength` is on, else `SkillLevel` below 20.
+    pub fn skill(&self, seed: u64) -> Option<Skill> {
+        if self.limit_strength {
+            Some(Skill::from_elo(self.elo, seed))
+        } else if self.skill_level < Skill::FULL {
+            Some(Skill::new(self.skill_level as f64, seed))
+        } else {
+            None
+        }
+    }
+
     /// The search parameters for `game`: its defaults, its evaluation weights where options set
     /// them (`GiveAndTakeWeights`), and the parameters set by `setoption`.
     pub fn search_params(&self, game: GameId) -> SearchParams {

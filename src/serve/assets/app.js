@@ -337,6 +337,7 @@ function launch(spec) {
   if (spec.op === 'go') {
     msg.limits = spec.limits;
     if (spec.multipv) msg.multipv = spec.multipv;
+    if (spec.level !== undefined) msg.level = spec.level;
   } else {
     msg.ms = spec.ms;
   }
@@ -502,7 +503,7 @@ function maybeEngineMove() {
   if (app.search && !app.search.cancelled && app.search.kind === 'mate') return;
   startSearch({
     kind: 'play', op: 'go', game: g.name, start: g.start, moves: g.moves.slice(),
-    key: k, ply: g.cursor, side: st.side, limits: limitsFor(),
+    key: k, ply: g.cursor, side: st.side, limits: limitsFor(), level: Number($('level').value),
   });
 }
 
@@ -1385,6 +1386,16 @@ function wire() {
     resetClock();
   };
   $('limit-kind').addEventListener('change', limitChanged);
+  for (let level = 20; level >= 0; level--) {
+    const o = document.createElement('option');
+    o.value = String(level);
+    o.textContent = level === 20 ? '20 (full strength)' : String(level);
+    $('level').appendChild(o);
+  }
+  $('level').addEventListener('change', () => {
+    if (app.search && app.search.kind === 'play') cancelSearch();
+    maybeEngineMove();
+  });
   $('clock-main').addEventListener('change', resetClock);
   $('clock-extra').addEventListener('change', resetClock);
   $('clock-settings').hidden = true;
