@@ -18,6 +18,7 @@ use tsubame::games::nana::Nana;
 use tsubame::games::shogi::Variant;
 use tsubame::games::shogi::nnue::Layout;
 use tsubame::games::shogi::position::Board;
+use tsubame::nnue::network::{self, Network};
 use tsubame_train::net::{self, Scratch, Shape};
 use tsubame_train::train::{self, Settings, State};
 use tsubame_train::{data, linear};
@@ -73,8 +74,13 @@ struct Args {
     #[arg(long)]
     threads: Option<usize>,
     /// Continue from this checkpoint (written by an earlier run as checkpoint.bin).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "init")]
     resume: Option<PathBuf>,
+    /// Start from this network file (say the shipped one) instead of random weights: its
+    /// game and feature count must be the ones trained, and --hidden its width. Adam starts
+    /// afresh, so a smaller --lr than from nothing suits fine-tuning.
+    #[arg(long)]
+    init: Option<PathBuf>,
     /// Folder for the checkpoint and the networks.
     #[arg(long)]
     out: PathBuf,
@@ -85,10 +91,10 @@ fn check(args: &Args) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) || args.batch == 0 || args.hidden == 0 {
         return Err("--lambda must be within 0..1, --batch and --hidden above 0".into());
     }
-    if args.hidden > tsubame::nnue::network::MAX_HIDDEN {
+    if args.hidden > network::MAX_HIDDEN {
         return Err(format!(
             "--hidden may be at most {} (the engine's widest accumulator)",
-            tsubame::nnue::network::MAX_HIDDEN
+            network::MAX_HIDDEN
         ));
     }
     Ok(())
@@ -204,9 +210,10 @@ fn run(args: &Args, loaded: data::Loaded, features: usize, game: &str) -> Result
         features,
         hidden: args.hidden,
     };
-    let mut state = match &args.resume {
-        Some(path) => State::load(path, shape)?,
-        None => State::new(shape, args.seed),
+    let mut state = match (&args.resume, &args.init) {
+        (Some(path), _) => State::load(path, shape)?,
+        (None, Some(path)) => start_from(path, shape, game)?,
+        (None, None) => State::new(shape, args.seed),
     };
     let settings = Settings {
         epochs: args.epochs,
@@ -238,8 +245,8 @@ fn run(args: &Args, loaded: data::Loaded, features: usize, game: &str) -> Result
     let n = check.len().min(100_000);
     for i in 0..n {
         let (us, them) = check.features(i);
-        let float = net::forward(&state.params, shape, [us, them], &mut s) as f64
-            * tsubame::nnue::network::SCALE as f64;
+        let float =
+            net::forward(&state.params, shape, [us, them], &mut s) as f64 * network::SCALE as f64;
         let engine = q.evaluate(us, them);
         let diff = (engine as f64 - float).abs();
         max = max.max(diff);
@@ -260,6 +267,18 @@ fn run(args: &Args, loaded: data::Loaded, features: usize, game: &str) -> Result
         total / n.max(1) as f64
     );
     Ok(())
+}
+
+/// A training state whose parameters are those of the network file at `path`, which must be
+/// for `game` and of `shape`.
+fn start_from(path: &std::path::Path, shape: Shape, game: &str) -> Result<State, String> {
+    let shown = path.display();
+    let bytes = network::read_file(path, |name| (name == game).then_some(shape.features))
+        .map_err(|e| format!("{shown}: {e}"))?;
+    let net = Network::from_bytes(&bytes, game, shape.features, Some(shape.hidden))
+        .map_err(|e| format!("{shown}: {e}"))?;
+    State::from_params(shape, net::dequantise(&net))
+        .ok_or_else(|| format!("{shown}: not a network of {shape:?}"))
 }
 
 fn main() -> ExitCode {

@@ -157,6 +157,20 @@ pub fn clip(p: &mut [f32], shape: Shape) {
     }
 }
 
+/// The float parameters that `n` stands for (the inverse of [`quantise`]: quantising them gives
+/// `n` back), so that training can start from a shipped network.
+pub fn dequantise(n: &Network) -> Vec<f32> {
+    let a = QA as f32;
+    let b = QB as f32;
+    n.ft_weights
+        .iter()
+        .chain(&n.ft_bias)
+        .map(|&w| w as f32 / a)
+        .chain(n.out_weights.iter().map(|&w| w as f32 / b))
+        .chain(std::iter::once(n.out_bias as f32 / (a * b)))
+        .collect()
+}
+
 /// The engine's integer network for these parameters.
 pub fn quantise(p: &[f32], shape: Shape, game: &str) -> Network {
     let q = |x: f32, scale: i32| (x * scale as f32).round().clamp(-32767.0, 32767.0) as i16;

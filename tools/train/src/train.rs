@@ -57,6 +57,20 @@ impl State {
         }
     }
 
+    /// A fresh state that starts from `params` (for instance a network file's, through
+    /// [`net::dequantise`]); `None` when their number does not fit `shape`.
+    pub fn from_params(shape: Shape, params: Vec<f32>) -> Option<State> {
+        let n = shape.params();
+        (params.len() == n).then(|| State {
+            shape,
+            params,
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            step: 0,
+            epoch: 0,
+        })
+    }
+
     /// Writes a checkpoint (parameters and Adam's moments).
     pub fn save(&self, path: &Path) -> Result<(), String> {
         let mut out = Vec::with_capacity(32 + 12 * self.params.len());

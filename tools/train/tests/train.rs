@@ -133,8 +133,37 @@ fn training_lowers_the_validation_loss_and_quantises_faithfully() {
     assert_eq!((resumed.epoch, resumed.step), (state.epoch, state.step));
     assert_eq!(resumed.params, state.params);
     assert!(State::load(&out.join("checkpoint.bin"), Shape { hidden: 8, ..shape }).is_err());
+
+    // A network file starts a run (`--init`): its parameters quantise back to the same file, and
+    // the run starts from that network's loss.
+    let start = State::from_params(shape, net::dequantise(&q)).unwrap();
+    assert_eq!(net::quantise(&start.params, shape, "minishogi"), q);
+    assert_eq!((start.epoch, start.step), (0, 0));
+    let from_file = train::mean_loss(&start.params, shape, &loaded.validation, 0.75);
+    let from_rounded = train::mean_loss(&rounded, shape, &loaded.validation, 0.75);
+    assert!(
+        (from_file - from_rounded).abs() < 1e-6,
+        "{from_file} against {from_rounded}"
+    );
+    assert!(State::from_params(Shape { hidden: 8, ..shape }, start.params.clone()).is_none());
     let _ = std::fs::remove_file(file);
     let _ = std::fs::remove_dir_all(out);
+}
+
+/// The shipped shogi network survives the trip to float parameters and back, so a run that
+/// starts from it (`--init`) starts from exactly it.
+#[test]
+fn the_shipped_shogi_network_dequantises_exactly() {
+    let bytes = include_bytes!("../../../src/games/shogi/shogi.nnue");
+    let features = Layout::<tsubame::games::shogi::Standard>::FEATURES;
+    let q = Network::from_bytes(bytes, "shogi", features, None).unwrap();
+    let shape = Shape {
+        features,
+        hidden: q.hidden,
+    };
+    let params = net::dequantise(&q);
+    assert_eq!(params.len(), shape.params());
+    assert_eq!(net::quantise(&params, shape, "shogi"), q);
 }
 
 /// The nana loader reads the solved table: the positions it picks are the legal ones of the
