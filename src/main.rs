@@ -1,7 +1,7 @@
 //! The `tsubame` binary: the USI loop by default, and subcommands for perft, benchmarks and
 //! analysis at a terminal.
 
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -21,6 +21,11 @@ mod mate_cli;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// USI mode: declare the search parameters from the first `usi` on, as if the first
+    /// command were `setoption name Tuning value true` (for tuners that read the options once,
+    /// such as shogiarena's SPSA; tools/spsa).
+    #[arg(long)]
+    tuning: bool,
 }
 
 #[derive(Subcommand)]
@@ -244,7 +249,20 @@ enum Command {
         /// The game.
         #[arg(long, value_enum, ignore_case = true, default_value_t = GameId::Shogi)]
         variant: GameId,
+        /// `openbench`: one line per parameter; `shogiarena`: a shogiarena SPSA space file
+        /// (YAML, `space_path` of its SPSA configuration; tools/spsa).
+        #[arg(long, value_enum, default_value_t = TuneFormat::Openbench)]
+        format: TuneFormat,
     },
+}
+
+/// How `tsubame tune-params` writes the parameters.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum TuneFormat {
+    /// `name, int, default, min, max, step, 0.002`, one line each (OpenBench's SPSA input).
+    Openbench,
+    /// A shogiarena SPSA space file (`shogiarena.spsa.space.v1`).
+    Shogiarena,
 }
 
 /// The accepted thread counts, as for the USI option `Threads`.
@@ -331,14 +349,23 @@ fn perft_command<P: Position>(sfen: Option<&str>, depth: u32) -> Result<(), Stri
     Ok(())
 }
 
-fn run(command: Option<Command>) -> Result<(), String> {
+fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
+    if tuning && command.is_some() {
+        return Err("--tuning is for the USI mode (no subcommand)".into());
+    }
     match command {
         None => {
             if std::io::stdin().is_terminal() {
                 eprintln!("USI engine ready; type `usi`");
             }
             let out = usi::Output::new(Box::new(std::io::stdout()));
-            usi::run(std::io::BufReader::new(std::io::stdin()), out);
+            let first: &'static [u8] = if tuning {
+                b"setoption name Tuning value true\n"
+            } else {
+                b""
+            };
+            let input = std::io::BufReader::new(std::io::stdin());
+            usi::run(first.chain(input), out);
             Ok(())
         }
         Some(Command::Perft {
@@ -537,10 +564,21 @@ fn run(command: Option<Command>) -> Result<(), String> {
             hash,
             nana_tablebase,
         }),
-        Some(Command::TuneParams { variant }) => {
+        Some(Command::TuneParams { variant, format }) => {
+            use tsubame::core::search_params::{SHOGIARENA_SPACE_HEAD, TUNABLES};
             let defaults = variant.default_params();
-            for t in tsubame::core::search_params::TUNABLES {
-                println!("{}", t.spsa_line(&defaults));
+            match format {
+                TuneFormat::Openbench => {
+                    for t in TUNABLES {
+                        println!("{}", t.spsa_line(&defaults));
+                    }
+                }
+                TuneFormat::Shogiarena => {
+                    print!("{SHOGIARENA_SPACE_HEAD}");
+                    for t in TUNABLES {
+                        print!("{}", t.shogiarena_entry(&defaults));
+                    }
+                }
             }
             Ok(())
         }
@@ -583,7 +621,7 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
-    let result = run(cli.command);
+    let result = run(cli.command, cli.tuning);
     let _ = std::io::stdout().flush();
     match result {
         Ok(()) => ExitCode::SUCCESS,

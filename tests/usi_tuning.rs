@@ -211,3 +211,109 @@ fn give_and_take_weights_belong_to_the_engine_that_set_them() {
     assert_eq!(alone.score, before);
     assert_eq!(last_cp(&b.go("go depth 1")), before);
 }
+
+/// `tsubame --tuning` declares the parameters at the first `usi`, for tuners that read the
+/// options once (shogiarena); with a subcommand the flag is refused.
+#[test]
+fn the_tuning_flag_declares_the_parameters_from_the_start() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let exe = env!("CARGO_BIN_EXE_tsubame");
+    let run = |flag: &[&str]| {
+        let mut child = Command::new(exe)
+            .args(flag)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"usi\nquit\n")
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let tuned = run(&["--tuning"]);
+    assert!(tuned.contains("option name Tuning type check default false"));
+    for p in TUNABLES {
+        let prefix = format!("option name {} type spin default ", p.name);
+        assert_eq!(tuned.matches(&prefix).count(), 1, "{}: {tuned}", p.name);
+    }
+    assert!(tuned.trim_end().ends_with("usiok"), "{tuned}");
+    let plain = run(&[]);
+    assert!(!plain.contains("option name RfpMargin "), "{plain}");
+    let refused = Command::new(exe)
+        .args(["--tuning", "perft", "1"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+}
+
+/// `usi_tunables` answers shogiarena's manifest request: one JSON line naming every parameter
+/// with the game's default, range and final perturbation, then `usi_tunablesok`.
+#[test]
+fn usi_tunables_answers_with_the_manifest_of_the_game_played() {
+    let mut t = Tester::new();
+    for (game, id) in [("shogi", GameId::Shogi), ("minishogi", GameId::Minishogi)] {
+        t.ask(&format!("setoption name USI_Variant value {game}"));
+        let answer = t.ask("usi_tunables");
+        let lines: Vec<&str> = answer.lines().collect();
+        assert_eq!(lines.len(), 2, "{answer}");
+        assert_eq!(lines[1], "usi_tunablesok");
+        let json = lines[0]
+            .strip_prefix("info string shogiarena_tunables_json ")
+            .unwrap_or_else(|| panic!("{answer}"));
+        let manifest: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(manifest["schema_version"], "shogiarena.usi_tunables.v1");
+        let tunables = manifest["tunables"].as_array().unwrap();
+        assert_eq!(tunables.len(), TUNABLES.len());
+        let defaults = id.default_params();
+        for (entry, p) in tunables.iter().zip(TUNABLES) {
+            assert_eq!(entry["id"], p.name);
+            assert_eq!(entry["option"], p.name);
+            assert_eq!(entry["value_type"], "int");
+            assert_eq!(entry["default"], (p.get)(&defaults));
+            assert_eq!(
+                (entry["min"].clone(), entry["max"].clone()),
+                (p.min.into(), p.max.into())
+            );
+            assert_eq!(entry["schedule"]["c_end"], p.step);
+        }
+    }
+    assert!(t.ask("usi_tunables now").starts_with("info string error: "));
+}
+
+/// The shogiarena space file of tools/spsa is what `tsubame tune-params --format shogiarena`
+/// writes today: a parameter added, removed or given another range shows up here.
+#[test]
+fn the_spsa_space_file_matches_the_parameters() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tsubame"))
+        .args([
+            "tune-params",
+            "--variant",
+            "shogi",
+            "--format",
+            "shogiarena",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let written = String::from_utf8(out.stdout).unwrap();
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/spsa/space-shogi.yaml");
+    let kept = std::fs::read_to_string(file).unwrap();
+    assert_eq!(
+        kept, written,
+        "regenerate it: tsubame tune-params --variant shogi --format shogiarena > tools/spsa/space-shogi.yaml"
+    );
+    assert_eq!(written.matches("  - id: ").count(), TUNABLES.len());
+    for p in TUNABLES {
+        assert!(written.contains(&format!(
+            "  - id: {}\n    target: {{option: {}}}\n",
+            p.name, p.name
+        )));
+    }
+}

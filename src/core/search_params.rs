@@ -173,7 +173,57 @@ impl Tunable {
             self.step
         )
     }
+
+    /// The parameter as an entry of a shogiarena SPSA space file (schema
+    /// `shogiarena.spsa.space.v1`, YAML): the USI option, the value in `params` as the start,
+    /// the accepted range as bounds, `step` as the final perturbation (`c_end`) and OpenBench's
+    /// usual 0.002 as the final step ratio (`r_end`).
+    pub fn shogiarena_entry(&self, params: &SearchParams) -> String {
+        format!(
+            "  - id: {name}\n    target: {{option: {name}}}\n    value_type: int\n    \
+             initial: {}\n    bounds: {{min: {}, max: {}}}\n    \
+             schedule: {{c_end: {}, r_end: 0.002}}\n",
+            (self.get)(params),
+            self.min,
+            self.max,
+            self.step,
+            name = self.name,
+        )
+    }
 }
+
+/// The search parameters as shogiarena's tunable manifest (schema
+/// `shogiarena.usi_tunables.v1`, one line of JSON), with `params` as the defaults: the answer to
+/// `usi_tunables`, which shogiarena sends before an SPSA run to check its space file against
+/// the engine.
+pub fn shogiarena_manifest(params: &SearchParams) -> String {
+    let tunables: Vec<serde_json::Value> = TUNABLES
+        .iter()
+        .map(|t| {
+            serde_json::json!({
+                "id": t.name,
+                "option": t.name,
+                "value_type": "int",
+                "default": (t.get)(params),
+                "min": t.min,
+                "max": t.max,
+                "schedule": {"c_end": t.step, "r_end": 0.002},
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "schema_version": "shogiarena.usi_tunables.v1",
+        "tunables": tunables,
+    })
+    .to_string()
+}
+
+/// The head of a shogiarena SPSA space file for tsubame; [`Tunable::shogiarena_entry`] gives
+/// the lines that follow, one entry per parameter. It asks shogiarena to check the entries
+/// against the engine's own manifest ([`shogiarena_manifest`]) before the run.
+pub const SHOGIARENA_SPACE_HEAD: &str = "schema_version: shogiarena.spsa.space.v1\n\
+target:\n  engine_family: tsubame\n  protocol: usi_options\n  \
+tunable_manifest: {required: true, command: usi_tunables}\nparameters:\n";
 
 #[cfg(test)]
 mod tests {

@@ -27,6 +27,7 @@ use std::time::Duration;
 use crate::core::game::Position;
 use crate::core::moves::ListStore;
 use crate::core::perft::{DivideEnd, MAX_PERFT_DEPTH, divide_report};
+use crate::core::search_params;
 use crate::games::nana::Nana;
 use crate::games::networks::Networks;
 use crate::games::{Game, GameId};
@@ -235,6 +236,15 @@ impl Engine {
             "isready" => {
                 self.no_arguments(cmd, rest);
                 self.isready();
+            }
+            "usi_tunables" => {
+                self.no_arguments(cmd, rest);
+                let defaults = self.game.id().default_params();
+                self.say(&format!(
+                    "info string shogiarena_tunables_json {}",
+                    search_params::shogiarena_manifest(&defaults)
+                ));
+                self.say("usi_tunablesok");
             }
             "usinewgame" => {
                 self.no_arguments(cmd, rest);
@@ -964,7 +974,8 @@ const HELP: &[&str] = &[
     "info string   go [btime|wtime|binc|winc|byoyomi|movetime|movestogo <ms>] [depth <n>] [nodes <n>]",
     "info string      [searchmoves <m>...] [ponder] [infinite], go mate <ms>|infinite, go perft <depth>,",
     "info string   stop, ponderhit [clock words], gameover win|lose|draw, quit,",
-    "info string   d (show the position), bench (the node-count benchmark), help (this list)",
+    "info string   d (show the position), bench (the node-count benchmark), help (this list),",
+    "info string   usi_tunables (the search parameters as shogiarena's SPSA manifest, JSON)",
     "info string at the end of input the running command finishes and answers, then the engine exits",
 ];
 
