@@ -543,8 +543,10 @@ fn a_malformed_go_mate_searches_without_a_limit_and_answers_truly() {
         assert!(has(&got, "as 'go mate infinite'"), "{command}: {got:?}");
         assert_eq!(got.last().unwrap(), "checkmate G*5b", "{command}: {got:?}");
     }
-    // Without a mate to find, it runs until `stop`, which it answers without claiming a result.
-    e.send("position startpos");
+    // With a mate far too long to find before `stop` (411 plies, row 5 of the long tsume set,
+    // unproven after 150 million nodes), it runs until `stop`, which it answers without claiming
+    // a result. (The start position would not do: no move checks, so it is disproven at once.)
+    e.send("position sfen 3pl3p/1+Pn3pk1/2+p6/4+pG3/1K3p2P/+B5l1+B/+p3pS1+ll/p+p2PN3/3S1+sSPN b 2R2P3gn2p 1");
     e.send("go mate");
     e.send("stop");
     let got = e.until("checkmate");
