@@ -287,4 +287,33 @@ mod tests {
         assert!(r.best.is_some(), "a stopped search still names a move");
         assert!(r.nodes < 200, "{} nodes after the stop", r.nodes);
     }
+
+    /// The root's only move leaves White a gold drop that mates (1h, held by the pawn on 1g;
+    /// the king's other squares hold its own pieces). At depth 1 the reply is left to
+    /// quiescence, which must score the mate in one rather than stand pat on a quiet position.
+    #[test]
+    fn quiescence_sees_a_mate_in_one_by_drop_at_the_horizon() {
+        let pos = Shogi::from_sfen("4k4/9/9/9/9/9/4P3p/7N1/7LK b g 1").unwrap();
+        let push = pos.parse_move("5g5f").unwrap();
+        let mut after = pos.clone();
+        after.play(push);
+        assert!(
+            after.mate_in_one().is_some(),
+            "the test position lost its mate"
+        );
+        let tt = TranspositionTable::new(1);
+        let limits = Limits {
+            depth: Some(1),
+            searchmoves: vec![push],
+            multipv: 1,
+            ..Limits::default()
+        };
+        let r = search_position_with(&pos, limits, 1, &tt, &Shared::default(), None);
+        assert_eq!(r.best, Some(push));
+        assert!(
+            r.score <= -value::MATE_BOUND,
+            "score {} for a move that allows a mate in one",
+            r.score
+        );
+    }
 }

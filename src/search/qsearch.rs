@@ -1,5 +1,6 @@
 //! Quiescence search: captures and promotions (all evasions when in check) until the position is
-//! quiet, so that the static evaluation is only trusted where nothing hangs.
+//! quiet, so that the static evaluation is only trusted where nothing hangs; a mate in one of the
+//! side to move (the game's cheap test) is taken as the value where standing pat does not cut.
 
 use super::SearchGame;
 use super::alphabeta::NodeType;
@@ -71,6 +72,12 @@ impl<G: SearchGame> Worker<'_, G> {
             let stand_pat = hit.map_or(eval, |h| h.refine(eval));
             if stand_pat >= beta {
                 return stand_pat;
+            }
+            // A mate in one of the side to move is the node's value: standing pat would score a
+            // won position as quiet (a mate by drop or by a quiet move is no capture, so the
+            // moves below never find it). Asked only here, where standing pat does not cut.
+            if let Some(mv) = pos.mate_in_one() {
+                return self.mate_found(pos, key, hit, mv, ply, N::PV);
             }
             alpha = alpha.max(stand_pat);
             best_value = stand_pat;
