@@ -288,8 +288,8 @@ mod tests {
         assert!(r.nodes < 200, "{} nodes after the stop", r.nodes);
     }
 
-    /// The root's only move leaves White a gold drop that mates (1h, held by the pawn on 1g;
-    /// the king's other squares hold its own pieces). At depth 1 the reply is left to
+    /// The one root move searched leaves White a gold drop that mates (1h, held by the pawn on
+    /// 1g; the king's other squares hold its own pieces). At depth 1 the reply is left to
     /// quiescence, which must score the mate in one rather than stand pat on a quiet position.
     #[test]
     fn quiescence_sees_a_mate_in_one_by_drop_at_the_horizon() {
