@@ -108,7 +108,11 @@ impl<G: SearchGame> Worker<'_, G> {
             && !asked_before
             && let Some(mv) = pos.mate_in_one()
         {
-            return self.mate_found(pos, key, hit, mv, ply, N::PV);
+            let eval = match hit {
+                Some(h) => h.eval,
+                None => self.static_eval(pos, ply),
+            };
+            return self.mate_found(key, eval, mv, ply, N::PV);
         }
 
         // Step 4. Static evaluation.
@@ -423,13 +427,13 @@ impl<G: SearchGame> Worker<'_, G> {
         best_value
     }
 
-    /// Records the mate in one `mv` found at `pos` (`ply` from the root): the line, when on the
-    /// principal variation, and the table entry; returns its value.
+    /// Records the mate in one `mv` found at the position of table key `key` (`ply` from the
+    /// root, static evaluation `eval`, kept in the entry): the line, when on the principal
+    /// variation, and the table entry; returns its value.
     pub(super) fn mate_found(
         &mut self,
-        pos: &G,
         key: u64,
-        hit: Option<super::tt::TtHit>,
+        eval: i32,
         mv: G::Move,
         ply: usize,
         pv: bool,
@@ -439,10 +443,6 @@ impl<G: SearchGame> Worker<'_, G> {
             self.pv_len[ply + 1] = ply + 1;
             self.update_pv(ply, mv);
         }
-        let eval = match hit {
-            Some(h) => h.eval,
-            None => self.static_eval(pos, ply),
-        };
         self.setup.tt.store(
             key,
             mv.code(),

@@ -77,7 +77,7 @@ impl<G: SearchGame> Worker<'_, G> {
             // won position as quiet (a mate by drop or by a quiet move is no capture, so the
             // moves below never find it). Asked only here, where standing pat does not cut.
             if let Some(mv) = pos.mate_in_one() {
-                return self.mate_found(pos, key, hit, mv, ply, N::PV);
+                return self.mate_found(key, eval, mv, ply, N::PV);
             }
             alpha = alpha.max(stand_pat);
             best_value = stand_pat;
