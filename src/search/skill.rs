@@ -32,8 +32,8 @@ const TEMPERATURE_DECAY: f64 = 0.82;
 /// neighbouring levels scored against the lower in shogi (1,300 games a pair up to level 7, 300 up
 /// to 10, 160 up to 15, 100 above). It rises with every level.
 pub const LEVEL_ELO: [i32; 20] = [
-    1000, 1050, 1070, 1117, 1161, 1209, 1275, 1356, 1436, 1565, 1685, 1848, 2011, 2138, 2260, 2420,
-    2532, 2617, 2740, 2904,
+    1000, 1044, 1081, 1139, 1186, 1228, 1307, 1376, 1460, 1574, 1697, 1809, 1905, 2047, 2157, 2334,
+    2449, 2530, 2682, 2842,
 ];
 
 /// A limited strength: a level from 0 to [`MAX_LEVEL`], and the seed of its choices.
