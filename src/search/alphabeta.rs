@@ -7,7 +7,7 @@ use super::history::piece_to;
 use super::movepick::GOOD_CAPTURE_MARK;
 use super::params::*;
 use super::thread::Worker;
-use super::tt::{Bound, DEPTH_QS, value_from_tt, value_to_tt};
+use super::tt::{Bound, value_from_tt, value_to_tt};
 use super::value::{INFINITE, MATE_BOUND, is_mate_score, mate_in, mated_in};
 use crate::core::moves::GameMove;
 use crate::core::repetition::HistoryEntry;
@@ -98,14 +98,11 @@ impl<G: SearchGame> Worker<'_, G> {
             }
         }
 
-        // Step 3b. A mate in one ends the node (exact, whatever the depth). An entry of the main
-        // search (deeper than quiescence's) that holds no mate in one was stored by a search of
-        // this very position that asked already and found none: the answer cannot have changed.
-        let asked_before = hit
-            .is_some_and(|h| h.depth > DEPTH_QS && value_from_tt(h.value, ply) != mate_in(ply + 1));
+        // Step 3b. A mate in one ends the node (exact, whatever the depth). An entry that holds
+        // no mate in one was stored by a search of this very position that asked already.
         if !in_check
             && excluded == Self::NO_MOVE
-            && !asked_before
+            && !hit.is_some_and(|h| h.rules_out_mate_in_one(ply))
             && let Some(mv) = pos.mate_in_one()
         {
             let eval = match hit {

@@ -75,8 +75,11 @@ impl<G: SearchGame> Worker<'_, G> {
             }
             // A mate in one of the side to move is the node's value: standing pat would score a
             // won position as quiet (a mate by drop or by a quiet move is no capture, so the
-            // moves below never find it). Asked only here, where standing pat does not cut.
-            if let Some(mv) = pos.mate_in_one() {
+            // moves below never find it). Asked only here, where standing pat does not cut, and
+            // not again where the table shows that a search of this position asked already.
+            if !hit.is_some_and(|h| h.rules_out_mate_in_one(ply))
+                && let Some(mv) = pos.mate_in_one()
+            {
                 return self.mate_found(key, eval, mv, ply, N::PV);
             }
             alpha = alpha.max(stand_pat);

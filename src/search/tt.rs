@@ -277,6 +277,16 @@ impl TtHit {
             };
         if beyond { self.value } else { eval }
     }
+
+    /// True when the entry shows that the side to move has no mate in one the game's test finds,
+    /// `ply` plies from the root: every node of the main search and of quiescence that is not in
+    /// check asks that test before it stores, and returns a mate in one when it finds one, so an
+    /// entry of the position whose value is anything else was stored after the test found none
+    /// (and its answer cannot differ for the same position).
+    #[inline]
+    pub fn rules_out_mate_in_one(&self, ply: usize) -> bool {
+        value_from_tt(self.value, ply) != super::value::mate_in(ply + 1)
+    }
 }
 
 /// Converts a stored value back to the root-relative form at `ply`.

@@ -60,6 +60,19 @@ impl<V: Variant> Board<V> {
                 .without(to)
                 .any()
         };
+        // A check by the piece that lands on `to` (from `from`, or dropped) is answered when one of
+        // their pieces other than the king can take it and leaves their king unattacked once it
+        // has (it was not pinned, and no other piece of ours checks).
+        let their_king = self.pieces(them, Kind::King);
+        let taken_back = |to: Square, from: Option<Square>| {
+            let vacated = from.map_or(Bitboard::EMPTY, Bitboard::from_square);
+            let after = (occ & !vacated).with(to);
+            let takers = self.attackers_to(to, them, after) & !their_king;
+            // (`Iterator::any` by name: the bitboard's own `any` asks for emptiness.)
+            Iterator::any(&mut takers.into_iter(), |d| {
+                (self.attackers_to(ek, us, after.without(d)) & !vacated).is_empty()
+            })
+        };
         // One look at each square a check can land on: who of ours attacks it.
         for to in (near | knight_squares) & !own {
             let contact = near.has(to);
@@ -85,14 +98,14 @@ impl<V: Variant> Board<V> {
                             }
                             rook_checks |= kind == Kind::Rook;
                             let mv = Move::drop(kind as u8, to);
-                            if !escapes_drop(kind, to) && self.mates(mv) {
+                            if !escapes_drop(kind, to) && !taken_back(to, None) && self.mates(mv) {
                                 return Some(mv);
                             }
                         }
                     }
                 } else if hand.count(Kind::Knight) > 0 {
                     let mv = Move::drop(Kind::Knight as u8, to);
-                    if !escapes_drop(Kind::Knight, to) && self.mates(mv) {
+                    if !escapes_drop(Kind::Knight, to) && !taken_back(to, None) && self.mates(mv) {
                         return Some(mv);
                     }
                 }
@@ -108,6 +121,15 @@ impl<V: Variant> Board<V> {
                         continue;
                     }
                     if contact && !self.defended_after(to, from) {
+                        continue;
+                    }
+                    // An escape nobody of ours attacks now stays open when the moved piece does
+                    // not reach it and it lies on no line through `from` (so leaving `from`
+                    // uncovers no slider onto it): then the move cannot mate.
+                    let lines = t.rook_empty[from.index()] | t.bishop_empty[from.index()];
+                    let reach = t.attacks(after, us, to, beyond_king.without(from).with(to));
+                    if (uncovered & !reach & !lines).without(to).any() || taken_back(to, Some(from))
+                    {
                         continue;
                     }
                     let mv = Move::normal(from, to, promote);
