@@ -340,7 +340,7 @@ impl<V: Variant> Board<V> {
                 }
             }
             return match self.kings[us] {
-                Some(ksq) => self.attackers_to(ksq, them, occ.with(to)).is_empty(),
+                Some(ksq) => !self.is_attacked(ksq, them, occ.with(to)),
                 None => true,
             };
         }
@@ -365,7 +365,7 @@ impl<V: Variant> Board<V> {
             return false;
         }
         if kind == Kind::King {
-            return self.attackers_to(to, them, occ.without(from)).is_empty();
+            return !self.is_attacked(to, them, occ.without(from));
         }
         match self.kings[us] {
             Some(ksq) => {
@@ -404,7 +404,7 @@ impl<V: Variant> Board<V> {
         let occ = self.occupied().without(ksq);
         (V::tables().king[ksq.index()] & targets)
             .into_iter()
-            .filter(move |&to| self.attackers_to(to, !self.side, occ).is_empty())
+            .filter(move |&to| !self.is_attacked(to, !self.side, occ))
     }
 
     /// True when the side to move has a legal move. In check, the usual answers are tried
@@ -621,7 +621,7 @@ impl<V: Variant> Board<V> {
         // King escapes, including capturing the pawn.
         let occ_without_king = occ.without(ek);
         for to in t.king[ek.index()] & !self.by_color[them] {
-            if self.attackers_to(to, us, occ_without_king).is_empty() {
+            if !self.is_attacked(to, us, occ_without_king) {
                 return false;
             }
         }

@@ -141,17 +141,7 @@ impl<V: Variant> Board<V> {
         let i = sq.index();
         let k = &self.by_kind;
         let mine = self.by_color[color];
-        let hd = k[Kind::Horse.index()] | k[Kind::Dragon.index()];
-        let mut att = (t.pawn[them][i] & k[Kind::Pawn.index()])
-            | (t.knight[them][i] & k[Kind::Knight.index()])
-            | (t.silver[them][i] & k[Kind::Silver.index()])
-            | (t.gold[them][i]
-                & (k[Kind::Gold.index()]
-                    | k[Kind::ProPawn.index()]
-                    | k[Kind::ProLance.index()]
-                    | k[Kind::ProKnight.index()]
-                    | k[Kind::ProSilver.index()]))
-            | (t.king[i] & (k[Kind::King.index()] | hd));
+        let mut att = self.steppers_to(sq, color);
         // Sliders: a line is only traced when a slider of that kind stands on it.
         let lances = k[Kind::Lance.index()] & mine & t.lines.rays[them][i];
         if lances.any() {
@@ -166,6 +156,36 @@ impl<V: Variant> Board<V> {
             att |= t.rook(sq, occ) & rooks;
         }
         att & mine
+    }
+
+    /// True when a piece of `color` attacks `sq` with occupancy `occ`: [`Board::attackers_to`]
+    /// asked only whether there is one, so that no line is traced when a step attacks.
+    #[inline(always)]
+    pub fn is_attacked(&self, sq: Square, color: Color, occ: Bitboard) -> bool {
+        (self.steppers_to(sq, color) & self.by_color[color]).any()
+            || self.attackers_to(sq, color, occ).any()
+    }
+
+    /// Pieces of either color standing where a piece of that kind of `color` would attack `sq`
+    /// by a step or a knight's jump (the horse's and dragon's steps included); masked with
+    /// `color`'s pieces, the attackers by a step.
+    #[inline(always)]
+    fn steppers_to(&self, sq: Square, color: Color) -> Bitboard {
+        let t = V::tables();
+        let them = (!color).index();
+        let i = sq.index();
+        let k = &self.by_kind;
+        let hd = k[Kind::Horse.index()] | k[Kind::Dragon.index()];
+        (t.pawn[them][i] & k[Kind::Pawn.index()])
+            | (t.knight[them][i] & k[Kind::Knight.index()])
+            | (t.silver[them][i] & k[Kind::Silver.index()])
+            | (t.gold[them][i]
+                & (k[Kind::Gold.index()]
+                    | k[Kind::ProPawn.index()]
+                    | k[Kind::ProLance.index()]
+                    | k[Kind::ProKnight.index()]
+                    | k[Kind::ProSilver.index()]))
+            | (t.king[i] & (k[Kind::King.index()] | hd))
     }
 
     /// Plays the legal move `mv` but leaves [`Board::checkers`] to the caller: [`Position::play`]
@@ -380,7 +400,7 @@ impl<V: Variant> Board<V> {
             }
         }
         if let Some(k) = self.kings[!self.side]
-            && self.attackers_to(k, self.side, self.occupied()).any()
+            && self.is_attacked(k, self.side, self.occupied())
         {
             return Err(SfenError::Illegal(
                 "the side to move could capture the enemy king".into(),
@@ -530,8 +550,7 @@ impl<V: Variant> Position for Board<V> {
     }
 
     fn opponent_in_check(&self) -> bool {
-        self.kings[!self.side]
-            .is_some_and(|k| self.attackers_to(k, self.side, self.occupied()).any())
+        self.kings[!self.side].is_some_and(|k| self.is_attacked(k, self.side, self.occupied()))
     }
 
     #[inline]
