@@ -147,15 +147,35 @@ impl<V: Variant> Board<V> {
         if lances.any() {
             att |= t.lance(!color, sq, occ) & lances;
         }
+        // Bishops and rooks: each of the four directions only where such a slider lies on it.
         let bishops = (k[Kind::Bishop.index()] | k[Kind::Horse.index()]) & mine;
         if (bishops & t.bishop_empty[i]).any() {
-            att |= t.bishop(sq, occ) & bishops;
+            att |= Self::traced(4..8, sq, occ, bishops);
         }
         let rooks = (k[Kind::Rook.index()] | k[Kind::Dragon.index()]) & mine;
         if (rooks & t.rook_empty[i]).any() {
-            att |= t.rook(sq, occ) & rooks;
+            att |= Self::traced(0..4, sq, occ, rooks);
         }
         att & mine
+    }
+
+    /// The `sliders` that reach `sq` along the line directions `dirs` (indices of
+    /// [`crate::core::square::DIRECTIONS`]), each direction traced only when one of them lies on it.
+    #[inline(always)]
+    fn traced(
+        dirs: std::ops::Range<usize>,
+        sq: Square,
+        occ: Bitboard,
+        sliders: Bitboard,
+    ) -> Bitboard {
+        let lines = &V::tables().lines;
+        let mut att = Bitboard::EMPTY;
+        for d in dirs {
+            if (lines.rays[d][sq.index()] & sliders).any() {
+                att |= lines.slide(d, sq, occ) & sliders;
+            }
+        }
+        att
     }
 
     /// True when a piece of `color` attacks `sq` with occupancy `occ`: [`Board::attackers_to`]
