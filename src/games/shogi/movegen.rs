@@ -827,6 +827,34 @@ mod tests {
         key_after_agrees_with_playing::<Mini>(40, 8);
     }
 
+    /// The mate solver's key of the board alone is the key of the same position with empty
+    /// hands, whatever the hands (so positions that differ only in hand share it), along random
+    /// games with many captures.
+    fn board_key_ignores_the_hands<V: Variant>(games: usize, seed: u64) -> usize {
+        use crate::mate::MateGame;
+        let mut with_hands = 0;
+        along_random_games::<V>(games, seed, |pos, _| {
+            let sfen = pos.to_sfen();
+            let words: Vec<&str> = sfen.split(' ').collect();
+            let bare = format!("{} {} - {}", words[0], words[1], words[3]);
+            let bare = Board::<V>::from_sfen(&bare).expect("the same board with empty hands");
+            assert_eq!(pos.board_key(), bare.board_key(), "{sfen}");
+            assert_eq!(bare.board_key(), bare.key(), "{sfen}");
+            with_hands += (words[2] != "-") as usize;
+        });
+        with_hands
+    }
+
+    #[test]
+    fn board_key_ignores_the_hands_in_shogi_and_minishogi() {
+        let with_hands = board_key_ignores_the_hands::<Standard>(20, 17)
+            + board_key_ignores_the_hands::<Mini>(40, 18);
+        assert!(
+            with_hands > 0,
+            "no piece in hand met: the test proves nothing"
+        );
+    }
+
     #[test]
     fn direct_legality_agrees_with_the_generator_in_shogi() {
         direct_legality_agrees_with_the_generator::<Standard>(4, 5);

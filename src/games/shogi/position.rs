@@ -12,24 +12,9 @@ use crate::core::repetition::HistoryEntry;
 use crate::core::rules::{RuleOptions, Verdict};
 use crate::core::sfen::{self, SfenBoard};
 use crate::core::square::{Geometry, MAX_SQUARES, Square};
-use crate::core::zobrist::{MAX_HAND_COUNT, ZOBRIST, Zobrist};
+use crate::core::zobrist::{ZOBRIST, Zobrist};
 use crate::error::{MoveError, SfenError};
 use crate::mate::MateGame;
-
-/// `HAND_KEYS[color][kind][n]`: the hash contribution of holding `n` pieces of `kind` (the XOR of
-/// the Zobrist hand keys of counts 1 to `n`).
-static HAND_KEYS: std::sync::LazyLock<Box<[[[u64; MAX_HAND_COUNT + 1]; 8]; 2]>> =
-    std::sync::LazyLock::new(|| {
-        let mut t = Box::new([[[0u64; MAX_HAND_COUNT + 1]; 8]; 2]);
-        for c in 0..2 {
-            for k in 0..8 {
-                for n in 1..=MAX_HAND_COUNT {
-                    t[c][k][n] = t[c][k][n - 1] ^ ZOBRIST.hand[c][k][n];
-                }
-            }
-        }
-        t
-    });
 
 /// `EXTRA_KEYS[n]`: the shogi family's own Zobrist keys, toggled while Black still has `n` moves
 /// of an extra-move handicap to make (`EXTRA_KEYS[0]` is 0).
@@ -49,6 +34,9 @@ pub struct Board<V: Variant> {
     pub(super) side: Color,
     pub(super) checkers: Bitboard,
     pub(super) key: u64,
+    /// The hands' share of `key` (the Zobrist keys of the pieces held), kept beside it so that
+    /// the mate solver's key of the board alone is `key` without it at no cost.
+    hand_key: u64,
     /// Placement score (material, advance, promotion threats, hands), Black's minus White's.
     pub(super) material: i32,
     /// Moves Black still makes in a row under an extra-move handicap (White passes meanwhile).
@@ -68,6 +56,7 @@ impl<V: Variant> Board<V> {
             side: Color::Black,
             checkers: Bitboard::EMPTY,
             key: 0,
+            hand_key: 0,
             material: 0,
             extra_moves: 0,
             move_number: 1,
@@ -344,13 +333,17 @@ impl<V: Variant> Board<V> {
     fn add_hand(&mut self, color: Color, kind: Kind) {
         let n = &mut self.hands[color].0[kind.index()];
         *n += 1;
-        self.key ^= ZOBRIST.hand[color.index()][kind.index()][*n as usize];
+        let h = ZOBRIST.hand[color.index()][kind.index()][*n as usize];
+        self.key ^= h;
+        self.hand_key ^= h;
         self.material += Self::signed_hand_value(color, kind);
     }
 
     fn take_hand(&mut self, color: Color, kind: Kind) {
         let n = &mut self.hands[color].0[kind.index()];
-        self.key ^= ZOBRIST.hand[color.index()][kind.index()][*n as usize];
+        let h = ZOBRIST.hand[color.index()][kind.index()][*n as usize];
+        self.key ^= h;
+        self.hand_key ^= h;
         *n -= 1;
         self.material -= Self::signed_hand_value(color, kind);
     }
@@ -680,14 +673,7 @@ impl<V: Variant> MateGame for Board<V> {
     }
 
     fn board_key(&self) -> u64 {
-        let cum = &*HAND_KEYS;
-        let mut key = self.key;
-        for c in Color::ALL {
-            for k in Kind::HAND {
-                key ^= cum[c.index()][k.index()][self.hands[c].count(k) as usize];
-            }
-        }
-        key
+        self.key ^ self.hand_key
     }
 
     fn packed_hand(&self, color: Color) -> u64 {
