@@ -98,29 +98,24 @@ impl<G: SearchGame> Worker<'_, G> {
             }
         }
 
-        // Step 3b. A mate in one ends the node (exact, whatever the depth). An entry that holds
+        // Step 3b. Static evaluation (the table's, where it has one).
+        let raw_eval = if in_check {
+            -INFINITE
+        } else {
+            self.eval_of(pos, hit, ply)
+        };
+
+        // Step 3c. A mate in one ends the node (exact, whatever the depth). An entry that holds
         // no mate in one was stored by a search of this very position that asked already.
         if !in_check
             && excluded == Self::NO_MOVE
             && !hit.is_some_and(|h| h.rules_out_mate_in_one(ply))
             && let Some(mv) = pos.mate_in_one()
         {
-            let eval = match hit {
-                Some(h) => h.eval,
-                None => self.static_eval(pos, ply),
-            };
-            return self.mate_found(key, eval, mv, ply, N::PV);
+            return self.mate_found(key, raw_eval, mv, ply, N::PV);
         }
 
-        // Step 4. Static evaluation.
-        let raw_eval = if in_check {
-            -INFINITE
-        } else {
-            match hit {
-                Some(h) => h.eval,
-                None => self.static_eval(pos, ply),
-            }
-        };
+        // Step 4. The corrected evaluation.
         let us = pos.side_to_move();
         let correction_key = pos.correction_key();
         let static_eval = match correction_key {

@@ -63,10 +63,7 @@ impl<G: SearchGame> Worker<'_, G> {
             eval = -INFINITE;
             best_value = -INFINITE;
         } else {
-            eval = match hit {
-                Some(h) => h.eval,
-                None => self.static_eval(pos, ply),
-            };
+            eval = self.eval_of(pos, hit, ply);
             // The table's value, where its bound says the true value lies beyond the
             // evaluation, is the better stand-pat (the delta pruning keeps the evaluation).
             let stand_pat = hit.map_or(eval, |h| h.refine(eval));

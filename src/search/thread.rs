@@ -187,6 +187,16 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         acc
     }
 
+    /// The evaluation stored in the table's entry `hit` for `pos`, or else its static evaluation
+    /// at `ply`.
+    #[inline]
+    pub(super) fn eval_of(&mut self, pos: &G, hit: Option<super::tt::TtHit>, ply: usize) -> i32 {
+        match hit {
+            Some(h) => h.eval,
+            None => self.static_eval(pos, ply),
+        }
+    }
+
     /// The static evaluation of `pos` at `ply`: the network's, its accumulator brought up to
     /// date from the nearest computed ply, or the hand-written one.
     #[inline]

@@ -168,7 +168,9 @@ impl<V: Variant> Board<V> {
     }
 
     /// True when a piece of `color` attacks `sq` with occupancy `occ`: [`Board::attackers_to`]
-    /// asked only whether there is one, so that no line is traced when a step attacks.
+    /// asked only whether there is one, so that no line is traced when a step attacks. Where no
+    /// step attacks, `attackers_to` looks at the steps again: splitting it into a step part and
+    /// a line part to avoid that made `tsubame bench` execute 0.9 % more instructions.
     #[inline(always)]
     pub fn is_attacked(&self, sq: Square, color: Color, occ: Bitboard) -> bool {
         (self.steppers_to(sq, color) & self.by_color[color]).any()
