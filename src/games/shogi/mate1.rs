@@ -82,7 +82,8 @@ impl<V: Variant> Board<V> {
                     .find(|&&(sq, _)| sq == to)
                     .map_or(Bitboard::EMPTY, |&(_, a)| a)
             } else {
-                self.attackers_to(to, us, occ)
+                // Only a knight checks from a knight's jump away (it stays one by not promoting).
+                t.knight[them.index()][to.index()] & self.pieces(us, Kind::Knight)
             };
             // Drops: next to the king and defended (else the king takes the piece), or a knight.
             if !occ.has(to) && !hand.is_empty() {
