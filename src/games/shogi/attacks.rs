@@ -51,6 +51,8 @@ pub struct Tables {
     pub near_zone: [Bitboard; 2],
     /// The squares within two king steps of each square.
     pub king_zone: [Bitboard; MAX_SQUARES],
+    /// Where a piece can stand to attack a square next to a given one, on an empty board.
+    pub near_reach: NearReach,
     /// Each player's last rank (no pawn or lance may stand there unpromoted).
     pub last_rank: [Bitboard; 2],
     /// Each player's last two ranks (no knight may stand there unpromoted).
@@ -62,6 +64,21 @@ pub struct Tables {
     /// `placement[color][kind][square]`: what a piece earns its owner by standing there (material,
     /// advance, promotion threat), kept up to date in the position as pieces move.
     pub placement: [[[i32; MAX_SQUARES]; KIND_COUNT]; 2],
+}
+
+/// For each square, the squares from which a piece attacks a square next to it on an empty
+/// board, by the kind of move (stepping pieces other than the knight stand within two king steps:
+/// [`Tables::king_zone`]); what the mate-in-one test reads to pick the pieces that can cover a
+/// king's neighbours.
+pub struct NearReach {
+    /// `knight[color][sq]`: where a knight of `color` stands.
+    pub knight: [[Bitboard; MAX_SQUARES]; 2],
+    /// `lance[color][sq]`: where a lance of `color` stands.
+    pub lance: [[Bitboard; MAX_SQUARES]; 2],
+    /// `rook[sq]`: where a rook (or dragon) stands.
+    pub rook: [Bitboard; MAX_SQUARES],
+    /// `bishop[sq]`: where a bishop (or horse) stands.
+    pub bishop: [Bitboard; MAX_SQUARES],
 }
 
 fn mirrored(steps: &[Delta], color: Color) -> Vec<Delta> {
@@ -93,6 +110,12 @@ impl Tables {
             zone: [Bitboard::EMPTY; 2],
             near_zone: [Bitboard::EMPTY; 2],
             king_zone: empty,
+            near_reach: NearReach {
+                knight: [empty; 2],
+                lance: [empty; 2],
+                rook: empty,
+                bishop: empty,
+            },
             last_rank: [Bitboard::EMPTY; 2],
             last_two: [Bitboard::EMPTY; 2],
             forced: [[Bitboard::EMPTY; 8]; 2],
@@ -137,6 +160,21 @@ impl Tables {
             t.king_zone[s] = t.king[s];
             for n in t.king[s] {
                 t.king_zone[s] |= t.king[n.index()];
+            }
+        }
+        for s in 0..geo.square_count() {
+            let r = &mut t.near_reach;
+            for n in t.king[s] {
+                let i = n.index();
+                for c in Color::ALL {
+                    // A piece of `c` attacks `n` from where the opponent's same piece would be
+                    // attacked by one on `n`.
+                    let (ci, oi) = (c.index(), (!c).index());
+                    r.knight[ci][s] |= t.knight[oi][i];
+                    r.lance[ci][s] |= t.lines.rays[oi][i];
+                }
+                r.rook[s] |= t.rook_empty[i];
+                r.bishop[s] |= t.bishop_empty[i];
             }
         }
         for f in 0..geo.files {

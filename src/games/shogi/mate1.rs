@@ -1,5 +1,8 @@
 //! A cheap mate-in-one test for the search: the checks that land next to the enemy king (drops and
-//! board moves) and the knight checks, each verified by playing it and counting the replies.
+//! board moves) and the knight checks, each verified by playing it and counting the replies. The
+//! pieces that attack the king's neighbours are found once, from the few that can reach them
+//! ([`super::attacks::NearReach`]), and most candidates fall to bitboard tests before a move is
+//! played: the search asks it at most nodes of its quiescence, so its cost is the engine's speed.
 //!
 //! It is not complete (a check from a distance that mates is not tried), so a `None` proves
 //! nothing; every `Some` is a legal move that mates. Drop-pawn mates are never tried: they are
@@ -13,6 +16,10 @@ use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::moves::Move;
 use crate::core::square::Square;
+
+/// Slots for the squares next to a king, indexed by their offset from it (one file of a 9-rank
+/// board and one square on each side).
+const NEAR_SLOTS: usize = 2 * 9 + 3;
 
 /// Hand kinds whose drop next to the king can mate, the likeliest first (a lance only where no
 /// rook can go: a rook on that square does all the lance does).
@@ -43,15 +50,29 @@ impl<V: Variant> Board<V> {
         let our_king = self.pieces(us, Kind::King);
         // Who of ours attacks each square next to the king: the squares he could step to
         // (empty, or ours) that nobody of ours covers are his escapes from a dropped piece,
-        // unless the piece itself covers them (a drop can only block our other lines).
-        let mut near_attackers = [(Square(0), Bitboard::EMPTY); 8];
+        // unless the piece itself covers them (a drop can only block our other lines). Found
+        // piece by piece, among those that could reach one of them on an empty board.
+        let r = &t.near_reach;
+        let k = &self.by_kind;
+        let lances = k[Kind::Lance.index()];
+        let knights = k[Kind::Knight.index()];
+        let rooks = k[Kind::Rook.index()] | k[Kind::Dragon.index()];
+        let bishops = k[Kind::Bishop.index()] | k[Kind::Horse.index()];
+        let steppers = !(lances | knights | k[Kind::Rook.index()] | k[Kind::Bishop.index()]);
+        let reach = (steppers & t.king_zone[ek.index()])
+            | (knights & r.knight[us.index()][ek.index()])
+            | (lances & r.lance[us.index()][ek.index()])
+            | (rooks & r.rook[ek.index()])
+            | (bishops & r.bishop[ek.index()]);
+        let mut near_attackers = [Bitboard::EMPTY; NEAR_SLOTS];
+        let slot = |sq: Square| sq.index() + V::GEOMETRY.ranks as usize + 1 - ek.index();
         let mut covered = Bitboard::EMPTY;
-        for (slot, sq) in near_attackers.iter_mut().zip(near) {
-            let attackers = self.attackers_to(sq, us, occ);
-            if attackers.any() {
-                covered = covered.with(sq);
+        for from in reach & own {
+            let hits = t.attacks(self.piece_at(from).kind(), us, from, occ) & near;
+            covered |= hits;
+            for sq in hits {
+                near_attackers[slot(sq)] |= Bitboard::from_square(from);
             }
-            *slot = (sq, attackers);
         }
         let uncovered = near & !self.color_bb(them) & !covered;
         let beyond_king = occ.without(ek);
@@ -62,7 +83,9 @@ impl<V: Variant> Board<V> {
         };
         // A check by the piece that lands on `to` (from `from`, or dropped) is answered when one of
         // their pieces other than the king can take it and leaves their king unattacked once it
-        // has (it was not pinned, and no other piece of ours checks).
+        // has (it was not pinned, and no other piece of ours checks). Only a line can attack their
+        // king then: no stepping piece of ours attacks it now (it is our move), and the checker
+        // is taken.
         let their_king = self.pieces(them, Kind::King);
         let taken_back = |to: Square, from: Option<Square>| {
             let vacated = from.map_or(Bitboard::EMPTY, Bitboard::from_square);
@@ -70,38 +93,41 @@ impl<V: Variant> Board<V> {
             let takers = self.attackers_to(to, them, after) & !their_king;
             // (`Iterator::any` by name: the bitboard's own `any` asks for emptiness.)
             Iterator::any(&mut takers.into_iter(), |d| {
-                (self.attackers_to(ek, us, after.without(d)) & !vacated).is_empty()
+                (self.slider_attackers_to(ek, us, after.without(d)) & !vacated).is_empty()
             })
         };
-        // One look at each square a check can land on: who of ours attacks it.
-        for to in (near | knight_squares) & !own {
+        // One look at each square a check can land on: who of ours attacks it. A square next to
+        // the king that nobody of ours attacks takes no board move and no drop (the king would
+        // take it); a knight's jump only serves a knight.
+        let knight_checks = if hand.count(Kind::Knight) > 0 || self.pieces(us, Kind::Knight).any() {
+            knight_squares
+        } else {
+            Bitboard::EMPTY
+        };
+        for to in (covered | knight_checks) & !own {
             let contact = near.has(to);
             let attackers = if contact {
-                near_attackers
-                    .iter()
-                    .find(|&&(sq, _)| sq == to)
-                    .map_or(Bitboard::EMPTY, |&(_, a)| a)
+                near_attackers[slot(to)]
             } else {
                 // Only a knight checks from a knight's jump away (it stays one by not promoting).
                 t.knight[them.index()][to.index()] & self.pieces(us, Kind::Knight)
             };
-            // Drops: next to the king and defended (else the king takes the piece), or a knight.
+            // Drops: next to the king (defended, as every such square here is: else the king
+            // takes the piece), or a knight.
             if !occ.has(to) && !hand.is_empty() {
                 if contact {
-                    if attackers.any() {
-                        let mut rook_checks = false;
-                        for kind in CONTACT_DROPS {
-                            if hand.count(kind) == 0
-                                || (kind == Kind::Lance && rook_checks)
-                                || !Self::attacks_from(kind, us, to, ek)
-                            {
-                                continue;
-                            }
-                            rook_checks |= kind == Kind::Rook;
-                            let mv = Move::drop(kind as u8, to);
-                            if !escapes_drop(kind, to) && !taken_back(to, None) && self.mates(mv) {
-                                return Some(mv);
-                            }
+                    let mut rook_checks = false;
+                    for kind in CONTACT_DROPS {
+                        if hand.count(kind) == 0
+                            || (kind == Kind::Lance && rook_checks)
+                            || !Self::attacks_from(kind, us, to, ek)
+                        {
+                            continue;
+                        }
+                        rook_checks |= kind == Kind::Rook;
+                        let mv = Move::drop(kind as u8, to);
+                        if !escapes_drop(kind, to) && !taken_back(to, None) && self.mates(mv) {
+                            return Some(mv);
                         }
                     }
                 } else if hand.count(Kind::Knight) > 0 {
@@ -121,7 +147,15 @@ impl<V: Variant> Board<V> {
                     if !Self::attacks_from(after, us, to, ek) {
                         continue;
                     }
-                    if contact && !self.defended_after(to, from) {
+                    // Next to the king, another piece of ours must defend it once `from` and the
+                    // king have left: one that attacks it now (fewer blockers only add
+                    // attackers), or a line that either opens.
+                    if contact
+                        && attackers.without(from).is_empty()
+                        && (self.slider_attackers_to(to, us, beyond_king.without(from)))
+                            .without(from)
+                            .is_empty()
+                    {
                         continue;
                     }
                     // An escape nobody of ours attacks now stays open when the moved piece does
@@ -176,15 +210,6 @@ impl<V: Variant> Board<V> {
             let forced = kind.can_promote() && t.forced[us][kind.index()].has(to);
             (!forced).then_some(kind)
         }
-    }
-
-    /// True when a piece of ours other than the one leaving `from` attacks `to` once it has left
-    /// (and once the enemy king has left its square to take on `to`).
-    fn defended_after(&self, to: Square, from: Square) -> bool {
-        let us = self.side_to_move();
-        let ek = self.king(!us).expect("called with an enemy king");
-        let occ = self.occupied().without(from).without(ek);
-        (self.attackers_to(to, us, occ) & !Bitboard::from_square(from)).any()
     }
 
     /// True when the pseudo-legal checking move `mv` is legal and leaves the opponent no reply.

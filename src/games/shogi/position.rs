@@ -125,12 +125,20 @@ impl<V: Variant> Board<V> {
     /// Pieces of `color` attacking `sq` when the occupied squares are `occ`.
     #[inline(always)]
     pub fn attackers_to(&self, sq: Square, color: Color, occ: Bitboard) -> Bitboard {
+        (self.steppers_to(sq, color) & self.by_color[color])
+            | self.slider_attackers_to(sq, color, occ)
+    }
+
+    /// Pieces of `color` attacking `sq` along a line (lances, bishops, rooks and their promoted
+    /// forms) when the occupied squares are `occ`.
+    #[inline(always)]
+    pub(super) fn slider_attackers_to(&self, sq: Square, color: Color, occ: Bitboard) -> Bitboard {
         let t = V::tables();
         let them = (!color).index();
         let i = sq.index();
         let k = &self.by_kind;
         let mine = self.by_color[color];
-        let mut att = self.steppers_to(sq, color);
+        let mut att = Bitboard::EMPTY;
         // Sliders: a line is only traced when a slider of that kind stands on it.
         let lances = k[Kind::Lance.index()] & mine & t.lines.rays[them][i];
         if lances.any() {
