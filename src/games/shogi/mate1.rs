@@ -2,7 +2,8 @@
 //! board moves) and the knight checks, each verified by playing it and counting the replies. The
 //! pieces that attack the king's neighbours are found once, from the few that can reach them
 //! ([`super::attacks::NearReach`]), and most candidates fall to bitboard tests before a move is
-//! played: the search asks it at most nodes of its quiescence, so its cost is the engine's speed.
+//! played: the search asks it at most of its quiescence nodes, so its cost shows in the engine's
+//! speed.
 //!
 //! It is not complete (a check from a distance that mates is not tried), so a `None` proves
 //! nothing; every `Some` is a legal move that mates. Drop-pawn mates are never tried: they are
@@ -58,6 +59,7 @@ impl<V: Variant> Board<V> {
         let knights = k[Kind::Knight.index()];
         let rooks = k[Kind::Rook.index()] | k[Kind::Dragon.index()];
         let bishops = k[Kind::Bishop.index()] | k[Kind::Horse.index()];
+        // (Horses and dragons step too: they are both steppers and sliders here.)
         let steppers = !(lances | knights | k[Kind::Rook.index()] | k[Kind::Bishop.index()]);
         let reach = (steppers & t.king_zone[ek.index()])
             | (knights & r.knight[us.index()][ek.index()])
@@ -65,6 +67,7 @@ impl<V: Variant> Board<V> {
             | (rooks & r.rook[ek.index()])
             | (bishops & r.bishop[ek.index()]);
         let mut near_attackers = [Bitboard::EMPTY; NEAR_SLOTS];
+        // A neighbour's slot: its offset from the king, shifted to start at 0.
         let slot = |sq: Square| sq.index() + V::GEOMETRY.ranks as usize + 1 - ek.index();
         let mut covered = Bitboard::EMPTY;
         for from in reach & own {
@@ -152,7 +155,8 @@ impl<V: Variant> Board<V> {
                     // attackers), or a line that either opens.
                     if contact
                         && attackers.without(from).is_empty()
-                        && (self.slider_attackers_to(to, us, beyond_king.without(from)))
+                        && self
+                            .slider_attackers_to(to, us, beyond_king.without(from))
                             .without(from)
                             .is_empty()
                     {
