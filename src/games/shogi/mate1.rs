@@ -49,6 +49,7 @@ impl<V: Variant> Board<V> {
         let knight_squares = t.knight[them.index()][ek.index()] & !own;
         let hand = self.hand(us);
         let our_king = self.pieces(us, Kind::King);
+        let our_knights = self.pieces(us, Kind::Knight);
         // Who of ours attacks each square next to the king: the squares he could step to
         // (empty, or ours) that nobody of ours covers are his escapes from a dropped piece,
         // unless the piece itself covers them (a drop can only block our other lines). Found
@@ -102,7 +103,7 @@ impl<V: Variant> Board<V> {
         // One look at each square a check can land on: who of ours attacks it. A square next to
         // the king that nobody of ours attacks takes no board move and no drop (the king would
         // take it); a knight's jump only serves a knight.
-        let knight_checks = if hand.count(Kind::Knight) > 0 || self.pieces(us, Kind::Knight).any() {
+        let knight_checks = if hand.count(Kind::Knight) > 0 || our_knights.any() {
             knight_squares
         } else {
             Bitboard::EMPTY
@@ -113,7 +114,7 @@ impl<V: Variant> Board<V> {
                 near_attackers[slot(to)]
             } else {
                 // Only a knight checks from a knight's jump away (it stays one by not promoting).
-                t.knight[them.index()][to.index()] & self.pieces(us, Kind::Knight)
+                t.knight[them.index()][to.index()] & our_knights
             };
             // Drops: next to the king (defended, as every such square here is: else the king
             // takes the piece), or a knight.
