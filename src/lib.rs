@@ -1,12 +1,15 @@
-//! tsubame: a USI engine for shogi, minishogi, nana shogi and Give and Take.
+//! tsubame: a USI engine for a family of shogi-like games, each in its own folder under
+//! [`games`].
 //!
-//! The rules live in [`core`] (game-generic pieces) and [`games`] (one folder per game); [`usi`] speaks
-//! the protocol.
+//! The layers, each importing only those below it: [`core`] (the game-generic pieces and the
+//! traits a game implements); [`nnue`] and [`mate`] (the network and the mate solver, generic);
+//! [`search`] and the game folders under [`games`], whose registry lists the games once;
+//! [`engine`], the typed API that owns the engine's state; and the faces that adapt it: [`usi`]
+//! (the protocol), [`serve`] (the page) and [`commands`] (the other subcommands).
 
-pub mod analyse;
-pub mod bench;
+pub mod commands;
 pub mod core;
-pub mod datagen;
+pub mod engine;
 pub mod error;
 pub mod games;
 pub mod mate;
@@ -14,6 +17,5 @@ pub mod nnue;
 pub mod progress;
 pub mod rng;
 pub mod search;
-pub mod selfplay;
 pub mod serve;
 pub mod usi;

@@ -8,13 +8,13 @@ use std::time::Instant;
 use clap::builder::RangedU64ValueParser;
 use clap::{Parser, Subcommand};
 
+use tsubame::commands::mate as mate_cli;
+use tsubame::commands::selfplay::{MatchConfig, Player, run_match};
 use tsubame::core::game::Position;
 use tsubame::dispatch;
+use tsubame::engine::{PerftEnd, check_perft_depth, perft};
 use tsubame::games::GameId;
-use tsubame::selfplay::{MatchConfig, Player, run_match};
 use tsubame::usi;
-
-mod mate_cli;
 
 #[derive(Parser)]
 #[command(name = "tsubame", version, about = about())]
@@ -33,7 +33,7 @@ enum Command {
     /// Counts the leaves of the legal move tree (per root move, then the total).
     Perft {
         /// The game.
-        #[arg(long, value_enum, ignore_case = true, default_value_t = GameId::Shogi)]
+        #[arg(long, value_enum, ignore_case = true, default_value_t = GameId::DEFAULT)]
         variant: GameId,
         /// The position: `startpos` (the default) or an SFEN, optionally after the word `sfen`,
         /// and optionally followed by `moves …` as in USI's `position` command.
@@ -95,7 +95,7 @@ enum Command {
     /// threads against one, or the full search against plain alpha-beta.
     Selfplay {
         /// The game.
-        #[arg(long, value_enum, ignore_case = true, default_value_t = GameId::Minishogi)]
+        #[arg(long, value_enum, ignore_case = true, default_value_t = GameId::DEFAULT)]
         variant: GameId,
         /// Number of games (openings are played twice, colours swapped); at least 1.
         #[arg(long, default_value_t = 20, value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
@@ -126,7 +126,7 @@ enum Command {
     /// result, appended to a checked binary file (docs/datagen.md). Run again on the same file
     /// and seed, it plays only the games the file lacks.
     Datagen {
-        /// The game (one with training data: not nana shogi, which learns from its table).
+        /// The game (one with training data).
         #[arg(long, value_enum, ignore_case = true)]
         variant: GameId,
         /// Games of the run (numbered from 0; those already in the file are skipped); at least 1.
@@ -179,7 +179,7 @@ enum Command {
     /// Shows a position and the engine's best line as it thinks, in plain words.
     Analyse {
         /// The game.
-        #[arg(long, value_enum, ignore_case = true, default_value_t = GameId::Shogi)]
+        #[arg(long, value_enum, ignore_case = true, default_value_t = GameId::DEFAULT)]
         variant: GameId,
         /// The position: `startpos` (the default) or an SFEN, optionally after the word `sfen`,
         /// and optionally followed by `moves …` as in USI's `position` command.
@@ -192,12 +192,12 @@ enum Command {
         #[arg(long, default_value_t = 5000)]
         time: u64,
     },
-    /// Writes a standard shogi game as a KIF or CSA record, or reads one (`--read`) and prints its
-    /// USI `position` line.
+    /// Writes a game as a record in one of the formats the games declare (KIF, CSA), or reads one
+    /// (`--read`) and prints its USI `position` line.
     Record {
         /// The format to write.
-        #[arg(long, value_enum, ignore_case = true, required_unless_present = "read")]
-        format: Option<tsubame::games::shogi::record::Format>,
+        #[arg(long, value_parser = record_formats(), ignore_case = true, required_unless_present = "read")]
+        format: Option<String>,
         /// The start position: `startpos` (the default) or an SFEN.
         #[arg(long, default_value = "startpos")]
         sfen: String,
@@ -208,14 +208,15 @@ enum Command {
         #[arg(long, conflicts_with_all = ["format", "moves"])]
         read: Option<String>,
     },
-    /// Solves a game by retrograde analysis (only nanashogi): builds, verifies and writes the table.
+    /// Solves a game by retrograde analysis (a game with an exact table): builds, verifies and
+    /// writes the table.
     Solve {
-        /// The game (only nanashogi can be solved).
+        /// The game (one with an exact table).
         #[arg(value_enum, ignore_case = true)]
         game: GameId,
-        /// Where to write the table (for the `NanaTablebase` option).
-        #[arg(long, default_value = "nanashogi.tb")]
-        out: std::path::PathBuf,
+        /// Where to write the table (for the game's table option; default: the game's file name).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
     },
     /// Serves the page for every game in a browser: a local web server whose sessions each run
     /// an engine (docs/serve.md).
@@ -236,18 +237,18 @@ enum Command {
         /// Hash tables of each session in MiB.
         #[arg(long, default_value_t = 16, value_parser = RangedU64ValueParser::<usize>::new().range(1..=4096))]
         hash: usize,
-        /// The solved nana shogi table (made by `tsubame solve nanashogi --out FILE`): read once
-        /// at start and used by every session for nana shogi; a file that is not a table is
-        /// refused and the server does not start.
-        #[arg(long, value_name = "FILE")]
-        nana_tablebase: Option<std::path::PathBuf>,
+        /// The exact tables of the solved games (made by `tsubame solve GAME --out FILE`), one
+        /// flag per game: read once at start and used by every session; a file that is not a
+        /// table of its game is refused and the server does not start.
+        #[command(flatten)]
+        tables: ExactTableFiles,
     },
     /// Prints the search parameters that USI options can change (`Tuning`), with the game's
     /// defaults, as SPSA input lines: `name, int, default, min, max, step, 0.002` (OpenBench's
     /// form).
     TuneParams {
         /// The game.
-        #[arg(long, value_enum, ignore_case = true, default_value_t = GameId::Shogi)]
+        #[arg(long, value_enum, ignore_case = true, default_value_t = GameId::DEFAULT)]
         variant: GameId,
         /// `openbench`: one line per parameter; `shogiarena`: a shogiarena SPSA space file
         /// (YAML, `space_path` of its SPSA configuration; tools/spsa).
@@ -265,9 +266,63 @@ enum TuneFormat {
     Shogiarena,
 }
 
+/// The record formats the games declare, for `tsubame record --format`.
+fn record_formats() -> clap::builder::PossibleValuesParser {
+    let names: Vec<&'static str> = GameId::ALL
+        .iter()
+        .flat_map(|g| g.info().records)
+        .map(|f| f.name)
+        .collect();
+    clap::builder::PossibleValuesParser::new(names)
+}
+
+/// The files of the games' exact tables for `tsubame serve`: a flag for each game with one, named
+/// by its registry entry ([`tsubame::games::info::ExactInfo::flag`]).
+#[derive(Clone, Debug, Default)]
+struct ExactTableFiles(Vec<(GameId, std::path::PathBuf)>);
+
+impl clap::FromArgMatches for ExactTableFiles {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut files = ExactTableFiles::default();
+        files.update_from_arg_matches(matches)?;
+        Ok(files)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        for (game, exact) in GameId::with_exact_tables() {
+            if let Some(path) = matches.get_one::<std::path::PathBuf>(exact.flag) {
+                self.0.retain(|(g, _)| *g != game);
+                self.0.push((game, path.clone()));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl clap::Args for ExactTableFiles {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        GameId::with_exact_tables().fold(cmd, |cmd, (game, exact)| {
+            cmd.arg(
+                clap::Arg::new(exact.flag)
+                    .long(exact.flag)
+                    .value_name("FILE")
+                    .value_parser(clap::value_parser!(std::path::PathBuf))
+                    .help(format!(
+                        "The exact table of {} (made by `tsubame solve {game} --out FILE`)",
+                        game.info().title
+                    )),
+            )
+        })
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
 /// The accepted thread counts, as for the USI option `Threads`.
 fn threads_parser() -> RangedU64ValueParser<usize> {
-    let (min, max) = tsubame::usi::options::threads_range();
+    let (min, max) = tsubame::engine::options::threads_range();
     RangedU64ValueParser::<usize>::new().range(min..=max)
 }
 
@@ -335,16 +390,20 @@ fn check_writable(path: &std::path::Path) -> Result<(), String> {
 }
 
 fn perft_command<P: Position>(sfen: Option<&str>, depth: u32) -> Result<(), String> {
-    let (mut pos, moves) = tsubame::analyse::position_arg::<P>(sfen)?;
+    let (mut pos, moves) = tsubame::commands::analyse::position_arg::<P>(sfen)?;
     for m in &moves {
         let mv = pos.parse_move(m).map_err(|e| e.to_string())?;
         pos.play(mv);
     }
-    usi::check_perft_depth(depth)?;
+    check_perft_depth(depth)?;
     let start = Instant::now();
     let never = std::sync::atomic::AtomicBool::new(false);
-    let last = usi::perft_report(&pos, depth, &never, &mut |line| println!("{line}"));
-    println!("{last}");
+    match perft(&pos, depth, &never, &mut |mv, count| {
+        println!("{mv}: {count}")
+    }) {
+        PerftEnd::Done(total) => println!("Nodes searched: {total}"),
+        PerftEnd::Stopped { .. } => unreachable!("nothing stops this perft"),
+    }
     eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
     Ok(())
 }
@@ -401,16 +460,16 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
             eval,
         }) => match what.as_str() {
             "smp" => {
-                tsubame::bench::smp(threads, ms, &|l: &str| println!("{l}"));
+                tsubame::commands::bench::smp(threads, ms, &|l: &str| println!("{l}"));
                 Ok(())
             }
             "perft" => {
-                tsubame::bench::perft_all(depth, runs, &|l: &str| println!("{l}"));
+                tsubame::commands::bench::perft_all(depth, runs, &|l: &str| println!("{l}"));
                 Ok(())
             }
             "search" => {
                 let networks = eval == "nnue";
-                tsubame::bench::run_with(depth.map(|d| d as i32), networks, &|l: &str| {
+                tsubame::engine::bench::run_with(depth.map(|d| d as i32), networks, &|l: &str| {
                     println!("{l}")
                 });
                 Ok(())
@@ -479,7 +538,7 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
                     (Some(n), None) => format!("embedded network ({} hidden)", n.hidden),
                 }
             );
-            let cfg = tsubame::datagen::Config {
+            let cfg = tsubame::commands::datagen::Config {
                 games,
                 nodes: if nodes.is_none() && depth.is_none() {
                     Some(5000)
@@ -496,7 +555,7 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
                 network,
             };
             // Progress on standard error: a bar on a terminal, else a line a minute.
-            let summary = tsubame::datagen::run_game(game, &cfg, &out, true)?;
+            let summary = tsubame::commands::datagen::run_game(game, &cfg, &out, true)?;
             if summary.tail_cut > 0 {
                 println!(
                     "cut {} bytes off the end of {} ({}) before appending",
@@ -519,7 +578,7 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
             variant,
             show,
             file,
-        }) => tsubame::datagen::describe_game(variant, &file, show)
+        }) => tsubame::commands::datagen::describe_game(variant, &file, show)
             .map(|lines| lines.iter().for_each(|l| println!("{l}"))),
         Some(Command::Analyse {
             variant,
@@ -527,24 +586,25 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
             moves,
             time,
         }) => {
-            dispatch!(variant, G => tsubame::analyse::analyse::<G>(sfen.as_deref(), &moves, time))
+            dispatch!(variant, G => tsubame::commands::analyse::analyse::<G>(sfen.as_deref(), &moves, time))
         }
         Some(Command::Record {
             format,
             sfen,
             moves,
             read,
-        }) => record_command(format, &sfen, &moves, read.as_deref()),
+        }) => record_command(format.as_deref(), &sfen, &moves, read.as_deref()),
         Some(Command::Solve { game, out }) => {
-            if game != GameId::Nanashogi {
+            let Some(exact) = game.info().exact else {
                 return Err(format!(
                     "cannot solve '{game}' (only {})",
-                    GameId::Nanashogi
+                    GameId::names_where(|g| g.info().exact.is_some(), ", ")
                 ));
-            }
+            };
+            let out = out.unwrap_or_else(|| exact.default_file.into());
             check_writable(&out).map_err(|e| format!("{e}; nothing computed"))?;
             // Progress on standard error: bars on a terminal, else a line per phase and minute.
-            for line in tsubame::games::nana::tablebase::solve(Some(&out), true)? {
+            for line in (exact.solve)(Some(&out), true)? {
                 println!("{line}");
             }
             Ok(())
@@ -555,14 +615,14 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
             max_sessions,
             threads,
             hash,
-            nana_tablebase,
+            tables,
         }) => tsubame::serve::run(tsubame::serve::Config {
             bind,
             port,
             max_sessions,
             threads,
             hash,
-            nana_tablebase,
+            exact_tables: tables.0,
         }),
         Some(Command::TuneParams { variant, format }) => {
             use tsubame::core::search_params::{SHOGIARENA_SPACE_HEAD, TUNABLES};
@@ -588,12 +648,11 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
 /// `tsubame record`: writes the game in `format`, or reads the record file `read` and prints
 /// its `position` line.
 fn record_command(
-    format: Option<tsubame::games::shogi::record::Format>,
+    format: Option<&str>,
     sfen: &str,
     moves: &[String],
     read: Option<&str>,
 ) -> Result<(), String> {
-    use tsubame::games::shogi::record;
     match (read, format) {
         (Some(path), _) => {
             let text = if path == "-" {
@@ -602,15 +661,24 @@ fn record_command(
                 std::fs::read_to_string(path)
             }
             .map_err(|e| format!("cannot read {path}: {e}"))?;
-            let r = record::read(&text)?;
-            let mut line = format!("position sfen {}", r.sfen);
-            if !r.moves.is_empty() {
+            let format = GameId::ALL
+                .iter()
+                .flat_map(|g| g.info().records)
+                .find(|f| (f.detect)(&text))
+                .ok_or("no game reads records")?;
+            let (sfen, moves) = (format.read)(&text)?;
+            let mut line = format!("position sfen {sfen}");
+            if !moves.is_empty() {
                 line.push_str(" moves ");
-                line.push_str(&r.moves.join(" "));
+                line.push_str(&moves.join(" "));
             }
             println!("{line}");
         }
-        (None, Some(f)) => print!("{}", record::write(f, sfen, moves)?),
+        (None, Some(name)) => {
+            let (_, format) =
+                GameId::record_format(name).ok_or_else(|| format!("unknown format '{name}'"))?;
+            print!("{}", (format.write)(sfen, moves)?);
+        }
         (None, None) => return Err("give --format or --read".into()),
     }
     Ok(())

@@ -7,11 +7,11 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::Command;
 
+use tsubame::commands::datagen::format::{self, GameResult};
+use tsubame::commands::datagen::{Config, run};
 use tsubame::core::moves::{GameMove, ListStore, MoveList};
 use tsubame::core::pack::Packable;
 use tsubame::core::search_game::SearchGame;
-use tsubame::datagen::format::{self, GameResult};
-use tsubame::datagen::{Config, run};
 use tsubame::games::giveandtake::GiveAndTake;
 use tsubame::games::minishogi::Minishogi;
 use tsubame::games::shogi::Shogi;

@@ -201,7 +201,7 @@ fn go_mate_finds_the_article_wins() {
 
 #[test]
 fn the_search_finds_the_article_wins() {
-    use tsubame::bench::search_position;
+    use tsubame::engine::bench::search_position;
     use tsubame::search::tt::TranspositionTable;
     use tsubame::search::value::MATE_BOUND;
     use tsubame::search::{Limits, Shared};
@@ -241,7 +241,7 @@ fn a_position_with_thousands_of_capture_routes_is_searched_and_answered() {
     let pos = GiveAndTake::from_fen(fen).unwrap();
     assert_eq!(legal(&pos).len(), 21_617);
     use std::sync::atomic::AtomicBool;
-    use tsubame::bench::search_position;
+    use tsubame::engine::bench::search_position;
     use tsubame::mate::{MateLimits, MateResult, solve};
     use tsubame::search::tt::TranspositionTable;
     use tsubame::search::{Limits, Shared};

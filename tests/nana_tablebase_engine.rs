@@ -13,7 +13,7 @@ use tsubame::core::game::Position;
 use tsubame::games::nana::Nana;
 use tsubame::games::nana::tablebase::index::INDEXER;
 use tsubame::games::nana::tablebase::{Tablebase, TbValue, build};
-use tsubame::usi::{Engine, Output};
+use tsubame::usi::{Output, Usi as Engine};
 
 /// Captures what the engine prints.
 #[derive(Clone, Default)]

@@ -302,8 +302,10 @@ async fn hello_and_a_short_game_of_each() {
     );
     assert_eq!(hello["limits"]["sessions"], 4);
     assert_eq!(hello["limits"]["message_bytes"], 65536);
-    // Started without --nana-tablebase: no solved nana shogi table.
-    assert_eq!(hello["nana_tablebase"], false);
+    // Started without --nana-tablebase: no solved nana shogi table; the other games have none.
+    assert_eq!(hello["games"][2]["exact"]["loaded"], false);
+    assert_eq!(hello["games"][2]["exact"]["flag"], "nana-tablebase");
+    assert!(hello["games"][0]["exact"].is_null());
     for game in games {
         let moves = play_game(&mut client, game, 24).await;
         assert!(!moves.is_empty(), "{game}");
@@ -655,6 +657,7 @@ fn the_article_positions_are_served() {
     assert_eq!(status, 200);
     assert!(head.contains("application/json"), "{head}");
     let ex: Value = serde_json::from_slice(&body).expect("JSON");
+    let mini = ex["minishogi"].as_array().expect("minishogi's examples");
     // Every game of the tsv, with its start and its whole move list.
     let tsv = include_str!("../engine-tests/data/minishogi-games.tsv");
     let rows: Vec<Vec<&str>> = tsv
@@ -663,11 +666,10 @@ fn the_article_positions_are_served() {
         .filter(|l| !l.trim().is_empty())
         .map(|l| l.split('\t').collect())
         .collect();
-    let games = ex["games"].as_array().expect("games");
+    let games: Vec<&Value> = mini.iter().filter(|e| e["kind"] == "game").collect();
     assert_eq!(games.len(), rows.len());
     for (g, row) in games.iter().zip(&rows) {
         assert_eq!(g["label"], row[0]);
-        assert_eq!(g["game"], "minishogi");
         assert_eq!(g["sfen"], row[1]);
         let moves: Vec<&str> = g["moves"]
             .as_array()
@@ -679,7 +681,7 @@ fn the_article_positions_are_served() {
     }
     // Some mates of tsume-minishogi.tsv.
     let tsume = include_str!("../engine-tests/data/tsume-minishogi.tsv");
-    let mates = ex["mates"].as_array().expect("mates");
+    let mates: Vec<&Value> = mini[1..].iter().filter(|e| e["kind"] == "mate").collect();
     assert!(!mates.is_empty());
     for m in mates {
         let sfen = m["sfen"].as_str().unwrap();

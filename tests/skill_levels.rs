@@ -196,7 +196,7 @@ fn the_options_are_declared_checked_and_obeyed() {
 
 #[test]
 fn limit_strength_uses_the_elo_and_plays_a_legal_move() {
-    let (low, high) = tsubame::usi::options::elo_range();
+    let (low, high) = tsubame::engine::options::elo_range();
     let lines = conversation(&format!(
         "setoption name USI_LimitStrength value true\nsetoption name USI_Elo value {}\n\
          isready\nposition startpos moves 7g7f\ngo nodes 5000000",

@@ -11,12 +11,12 @@ mod common;
 
 use tsubame::core::moves::{ListStore, MoveList};
 use tsubame::core::rules::RuleOptions;
+use tsubame::engine::{Session, Start};
 use tsubame::games::giveandtake::GiveAndTake;
 use tsubame::games::minishogi::Minishogi;
 use tsubame::games::nana::Nana;
 use tsubame::games::shogi::Shogi;
 use tsubame::games::{EveryGameRules, Game};
-use tsubame::usi::Session;
 
 /// The engine process with its output arriving line by line on a channel.
 struct Engine {
@@ -127,10 +127,17 @@ fn legal_in<P: Game>(position: &str, extra_moves: u8, reply: &str) -> Result<(),
         .set("MinishogiExtraMoves", &extra_moves.to_string())
         .expect("a value the engine took");
     let mut s: Session<P> = Session::new();
-    let _ = s.set_position(
-        position.strip_prefix("position ").unwrap_or("startpos"),
-        &rules.of::<P>().game,
-    );
+    let args = position.strip_prefix("position ").unwrap_or("startpos");
+    let words: Vec<&str> = args.split_ascii_whitespace().collect();
+    let (setup, moves) = match words.iter().position(|&w| w == "moves") {
+        Some(i) => (&words[..i], &words[i + 1..]),
+        None => (&words[..], &[][..]),
+    };
+    let start = match setup {
+        ["sfen", fields @ ..] => Start::Sfen(fields.join(" ")),
+        _ => Start::StartPos,
+    };
+    let _ = s.set_position(&start, moves, &rules.of::<P>().game);
     let pos = s.position();
     let mut list = MoveList::<P::Move>::new();
     pos.legal_moves(&mut list);

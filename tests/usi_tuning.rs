@@ -7,13 +7,13 @@ use std::time::{Duration, Instant};
 
 use tsubame::core::game::Position;
 use tsubame::core::search_params::TUNABLES;
+use tsubame::engine::options::{Options, SetResult};
 use tsubame::games::GameId;
 use tsubame::games::giveandtake::GiveAndTake;
 use tsubame::games::shogi::Shogi;
 use tsubame::search::tt::TranspositionTable;
 use tsubame::search::{self, Limits, SearchGame, SearchParams, SearchSetup, Shared};
-use tsubame::usi::options::{Options, SetResult};
-use tsubame::usi::{Engine, Output};
+use tsubame::usi::{Output, Usi as Engine};
 
 /// A hang guard only: every search here is limited by depth.
 const WAIT: Duration = Duration::from_secs(120);

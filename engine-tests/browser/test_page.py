@@ -527,7 +527,7 @@ def test_giveandtake_examples_are_one_click_away(page):
 
 def test_nana_solved_start_without_a_table_explains(page):
     pg = page
-    assert pg.evaluate("() => window.tsubamePage.hello.nana_tablebase") is False
+    assert pg.evaluate("() => window.tsubamePage.hello.games.some((g) => g.exact && g.exact.loaded)") is False
     pg.click('#presets button[data-preset="nana-solved"]')
     pg.wait_for_function(
         "() => document.getElementById('mate-result').textContent.includes('--nana-tablebase FILE')"

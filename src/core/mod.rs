@@ -13,5 +13,6 @@ pub mod search_game;
 pub mod search_params;
 pub mod sfen;
 pub mod square;
+pub mod text;
 pub mod zeroed;
 pub mod zobrist;

@@ -3,11 +3,11 @@
 //! know of it, and [`dispatch!`](crate::dispatch) turns a [`GameId`] into code generic over the
 //! game's type.
 //!
-//! This file is the only place outside the game folders that lists the games: adding a game is a
-//! new folder, a variant of [`GameId`], an entry in [`GAMES`] and an arm in `dispatch!`
-//! (`docs/architecture.md`).
+//! The games are listed once, in [`__games!`](crate::__games): adding a game is a new folder and
+//! a line there (`docs/architecture.md`).
 
 pub mod giveandtake;
+pub mod info;
 pub mod minishogi;
 pub mod nana;
 pub mod networks;
@@ -22,59 +22,114 @@ use crate::core::search_game::SearchGame;
 use crate::core::search_params::SearchParams;
 use crate::mate::MateGame;
 use crate::nnue::network::Network;
+pub use info::{AnyTable, ExactTable, GameInfo, HasExactTable};
 
-/// One of the games, as chosen by `USI_Variant`, `--variant` or `--game`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, clap::ValueEnum)]
-pub enum GameId {
-    /// Standard shogi (9×9).
-    #[value(name = "shogi")]
-    Shogi,
-    /// Minishogi (5×5).
-    #[value(name = "minishogi")]
-    Minishogi,
-    /// Nana shogi (3×3, cube pieces).
-    #[value(name = "nanashogi", alias = "nana")]
-    Nanashogi,
-    /// Give and Take (8×8 draughts).
-    #[value(name = "giveandtake")]
-    GiveAndTake,
+/// The one list of the games: every other list (the [`GameId`] enum, [`GameId::ALL`], [`GAMES`],
+/// [`EveryGameRules`], the [`Game`] impls and [`dispatch!`](crate::dispatch)) is made from it.
+/// Each line: the variant of [`GameId`] with its doc, the game's module and type, its field of
+/// [`EveryGameRules`], its USI name (and aliases), and `packable` for a game that stores
+/// training data. The first game is the default of every program.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __games {
+    ($then:ident $args:tt) => {
+        $crate::$then! { $args
+            /// Standard shogi (9×9).
+            Shogi: shogi::Shogi, shogi, "shogi" [], packable;
+            /// Minishogi (5×5).
+            Minishogi: minishogi::Minishogi, minishogi, "minishogi" [], packable;
+            /// Nana shogi (3×3, cube pieces).
+            Nanashogi: nana::Nana, nana, "nanashogi" ["nana"], ;
+            /// Give and Take (8×8 draughts).
+            GiveAndTake: giveandtake::GiveAndTake, giveandtake, "giveandtake" [], packable;
+        }
+    };
 }
 
-/// What the engine needs to know of a game besides its type: names, board, network, data.
-#[derive(Debug)]
-pub struct GameInfo {
-    /// Other names accepted for it (case is ignored for all).
-    pub aliases: &'static [&'static str],
-    /// The name for people (`--help`, the page).
-    pub title: &'static str,
-    /// Ranks of the board: how a bare SFEN tells the game (`tsubame mate`).
-    pub ranks: usize,
-    /// The network built into the binary, if the game has one.
-    pub embedded_network: fn() -> Option<Arc<Network>>,
-    /// Depth of the signature bench's search of the game's positions (`tsubame bench`).
-    pub bench_depth: i32,
-    /// Depth of `tsubame bench perft` from the game's start position.
-    pub bench_perft_depth: u32,
+/// Defines the registry's types and impls from the list of [`__games!`](crate::__games).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __define_games {
+    (() $( $(#[$doc:meta])* $variant:ident : $module:ident :: $ty:ident, $field:ident,
+        $name:literal [$($alias:literal),*], $($packable:ident)? ; )*) => {
+        /// One of the games, as chosen by `USI_Variant`, `--variant` or `--game`.
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, clap::ValueEnum)]
+        pub enum GameId {
+            $( $(#[$doc])* #[value(name = $name $(, alias = $alias)*)] $variant, )*
+        }
+
+        /// Every game's registry entry, in the order of [`GameId`]'s variants.
+        pub const GAMES: [GameInfo; GameId::ALL.len()] = [$($module::INFO),*];
+
+        impl GameId {
+            /// Every game, in the registry's order.
+            pub const ALL: [GameId; [$(GameId::$variant),*].len()] = [$(GameId::$variant),*];
+        }
+
+        /// The rule options of every game at once, as the USI options keep them: a GUI may set a
+        /// game's options before or after it selects the game (`USI_Variant`).
+        #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+        pub struct EveryGameRules {
+            /// `MaxMovesToDraw`: plies after which any game is drawn (0: no limit).
+            pub max_moves_to_draw: u32,
+            $( $field: <$module::$ty as Position>::Rules, )*
+        }
+
+        $(
+            impl Game for $module::$ty {
+                const ID: GameId = GameId::$variant;
+
+                fn rules_in(all: &EveryGameRules) -> &Self::Rules {
+                    &all.$field
+                }
+
+                fn rules_in_mut(all: &mut EveryGameRules) -> &mut Self::Rules {
+                    &mut all.$field
+                }
+
+                $crate::__define_games!(@packable $($packable)?);
+            }
+        )*
+    };
+    (@packable packable) => {
+        fn with_packable<V: PackableVisitor>(visit: V) -> Option<V::Output> {
+            Some(visit.visit::<Self>())
+        }
+    };
+    (@packable) => {
+        fn with_packable<V: PackableVisitor>(_: V) -> Option<V::Output> {
+            None
+        }
+    };
 }
 
-/// Every game, in the order of [`GameId`]'s variants.
-pub const GAMES: [GameInfo; 4] = [shogi::INFO, minishogi::INFO, nana::INFO, giveandtake::INFO];
+/// The arms of [`dispatch!`](crate::dispatch), made from the list of [`__games!`](crate::__games).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dispatch_arms {
+    (($id:expr, $G:ident, $body:expr) $( $(#[$doc:meta])* $variant:ident : $module:ident :: $ty:ident,
+        $field:ident, $name:literal [$($alias:literal),*], $($packable:ident)? ; )*) => {
+        match $id {
+            $( $crate::games::GameId::$variant => {
+                type $G = $crate::games::$module::$ty;
+                $body
+            } )*
+        }
+    };
+}
+
+crate::__games!(__define_games());
 
 impl GameId {
-    /// Every game, in the registry's order.
-    pub const ALL: [GameId; 4] = [
-        GameId::Shogi,
-        GameId::Minishogi,
-        GameId::Nanashogi,
-        GameId::GiveAndTake,
-    ];
+    /// The game every program plays unless told otherwise: the first of the registry.
+    pub const DEFAULT: GameId = GameId::ALL[0];
 
     /// The game's registry entry.
     pub fn info(self) -> &'static GameInfo {
         &GAMES[self as usize]
     }
 
-    /// The game's name (`shogi`, `minishogi`, …) as USI and the files spell it.
+    /// The game's name (`USI_Variant`'s value) as USI and the files spell it.
     pub fn name(self) -> &'static str {
         crate::dispatch!(self, G => G::NAME)
     }
@@ -98,6 +153,16 @@ impl GameId {
     /// The names of every game, joined by `sep` (for messages and declarations).
     pub fn names(sep: &str) -> String {
         GameId::ALL.map(GameId::name).join(sep)
+    }
+
+    /// The names of the games for which `has` holds, joined by `sep`.
+    pub fn names_where(has: impl Fn(GameId) -> bool, sep: &str) -> String {
+        let names: Vec<&str> = GameId::ALL
+            .into_iter()
+            .filter(|&g| has(g))
+            .map(GameId::name)
+            .collect();
+        names.join(sep)
     }
 
     /// The names of every game for people, as a list in words ("a, b, c and d").
@@ -129,9 +194,32 @@ impl GameId {
         (self.info().embedded_network)()
     }
 
+    /// The game's start position, as its SFEN.
+    pub fn start_sfen(self) -> String {
+        crate::dispatch!(self, G => G::startpos().to_sfen())
+    }
+
     /// The game's default search parameters ([`SearchGame::default_params`]).
     pub fn default_params(self) -> SearchParams {
         crate::dispatch!(self, G => G::default_params())
+    }
+
+    /// The games with an exact table, with its entry.
+    pub fn with_exact_tables() -> impl Iterator<Item = (GameId, &'static info::ExactInfo)> {
+        GameId::ALL
+            .into_iter()
+            .filter_map(|g| g.info().exact.as_ref().map(|e| (g, e)))
+    }
+
+    /// The game whose record format is named `name` (any case), with the format.
+    pub fn record_format(name: &str) -> Option<(GameId, &'static info::RecordFormat)> {
+        GameId::ALL.into_iter().find_map(|g| {
+            g.info()
+                .records
+                .iter()
+                .find(|f| f.name.eq_ignore_ascii_case(name))
+                .map(|f| (g, f))
+        })
     }
 }
 
@@ -139,18 +227,6 @@ impl std::fmt::Display for GameId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
-}
-
-/// The rule options of every game at once, as the USI options keep them: a GUI may set a game's
-/// options before or after it selects the game (`USI_Variant`).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct EveryGameRules {
-    /// `MaxMovesToDraw`: plies after which any game is drawn (0: no limit).
-    pub max_moves_to_draw: u32,
-    shogi: <shogi::Shogi as Position>::Rules,
-    minishogi: <minishogi::Minishogi as Position>::Rules,
-    nana: <nana::Nana as Position>::Rules,
-    giveandtake: <giveandtake::GiveAndTake as Position>::Rules,
 }
 
 impl EveryGameRules {
@@ -175,19 +251,19 @@ impl EveryGameRules {
         Ok(known)
     }
 
-    /// The `option` lines of the rule options of the games `ids`, in that order.
-    pub fn declarations(ids: &[GameId]) -> Vec<String> {
+    /// The rule options of the games `ids`, in that order.
+    pub fn options(ids: &[GameId]) -> Vec<RuleOption> {
         ids.iter()
             .flat_map(
                 |&id| crate::dispatch!(id, G => <<G as Position>::Rules as GameRules>::OPTIONS),
             )
-            .map(RuleOption::declaration)
+            .copied()
             .collect()
     }
 }
 
 /// A game's type, tied to its registry entry.
-pub trait Game: SearchGame + MateGame {
+pub trait Game: SearchGame + MateGame + HasExactTable {
     /// The game's registry id.
     const ID: GameId;
 
@@ -211,41 +287,6 @@ pub trait PackableVisitor {
     fn visit<G: Game + Packable>(self) -> Self::Output;
 }
 
-/// Ties a game type to its registry id and its field of [`EveryGameRules`]; `packable` marks a
-/// game that stores training data ([`Game::with_packable`]).
-macro_rules! impl_game {
-    ($ty:ty, $id:ident, $field:ident $(, $packable:ident)?) => {
-        impl Game for $ty {
-            const ID: GameId = GameId::$id;
-
-            fn rules_in(all: &EveryGameRules) -> &Self::Rules {
-                &all.$field
-            }
-
-            fn rules_in_mut(all: &mut EveryGameRules) -> &mut Self::Rules {
-                &mut all.$field
-            }
-
-            impl_game!(@packable $($packable)?);
-        }
-    };
-    (@packable packable) => {
-        fn with_packable<V: PackableVisitor>(visit: V) -> Option<V::Output> {
-            Some(visit.visit::<Self>())
-        }
-    };
-    (@packable) => {
-        fn with_packable<V: PackableVisitor>(_: V) -> Option<V::Output> {
-            None
-        }
-    };
-}
-
-impl_game!(shogi::Shogi, Shogi, shogi, packable);
-impl_game!(minishogi::Minishogi, Minishogi, minishogi, packable);
-impl_game!(nana::Nana, Nanashogi, nana);
-impl_game!(giveandtake::GiveAndTake, GiveAndTake, giveandtake, packable);
-
 /// Runs `$body` with the type name `$G` bound to the game type of the [`GameId`] `$id`: the one
 /// way from a game chosen at run time to code generic over the game.
 ///
@@ -258,24 +299,7 @@ impl_game!(giveandtake::GiveAndTake, GiveAndTake, giveandtake, packable);
 #[macro_export]
 macro_rules! dispatch {
     ($id:expr, $G:ident => $body:expr) => {
-        match $id {
-            $crate::games::GameId::Shogi => {
-                type $G = $crate::games::shogi::Shogi;
-                $body
-            }
-            $crate::games::GameId::Minishogi => {
-                type $G = $crate::games::minishogi::Minishogi;
-                $body
-            }
-            $crate::games::GameId::Nanashogi => {
-                type $G = $crate::games::nana::Nana;
-                $body
-            }
-            $crate::games::GameId::GiveAndTake => {
-                type $G = $crate::games::giveandtake::GiveAndTake;
-                $body
-            }
-        }
+        $crate::__games!(__dispatch_arms($id, $G, $body))
     };
 }
 

@@ -6,7 +6,6 @@
 //! [`state`] computes positions' states with the games' own rules, and [`session`] runs one
 //! engine per connection.
 
-pub mod examples;
 pub mod guard;
 pub mod protocol;
 pub mod records;
@@ -24,11 +23,9 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use crate::core::game::Position;
-use crate::games::GameId;
-use crate::games::nana::tablebase::Tablebase;
+use crate::games::{AnyTable, GameId};
 use guard::{Hosts, Sessions};
-use protocol::{Caps, GameEntry, MAX_MULTIPV, ServerMsg};
+use protocol::{Caps, ExactEntry, GameEntry, MAX_MULTIPV, RecordEntry, ServerMsg};
 
 /// The longest message a session may send, in bytes; a longer one (up to [`FRAME_LIMIT`]) is
 /// answered with an error.
@@ -56,10 +53,10 @@ pub struct Config {
     pub threads: usize,
     /// Hash tables of each session in MiB.
     pub hash: usize,
-    /// The solved nana shogi table (`tsubame solve nanashogi --out FILE`) that every session's
-    /// engine plays and solves nana shogi from, or none. Read once at start, shared by the
-    /// sessions; a file that cannot be read as a table stops the server from starting.
-    pub nana_tablebase: Option<std::path::PathBuf>,
+    /// The exact tables (`tsubame solve GAME --out FILE`) that every session's engine plays and
+    /// solves their games from. Read once at start, shared by the sessions; a file that cannot be
+    /// read as a table of its game stops the server from starting.
+    pub exact_tables: Vec<(GameId, std::path::PathBuf)>,
 }
 
 impl Default for Config {
@@ -70,7 +67,7 @@ impl Default for Config {
             max_sessions: 4,
             threads: 1,
             hash: 16,
-            nana_tablebase: None,
+            exact_tables: Vec::new(),
         }
     }
 }
@@ -80,25 +77,41 @@ pub struct App {
     hosts: Hosts,
     sessions: Arc<Sessions>,
     caps: Caps,
-    /// The solved nana shogi table and the file it was read from, when the operator named one.
-    nana_table: Option<(String, Arc<Tablebase>)>,
+    /// The exact tables the operator named: each game's, and the file it was read from.
+    exact_tables: Vec<(GameId, String, AnyTable)>,
 }
 
 impl App {
-    /// The `hello` message: every game of the registry and the caps.
+    /// The `hello` message: every game of the registry, as the page draws it, and the caps.
     fn hello(&self) -> ServerMsg {
         let games = GameId::ALL
             .iter()
-            .map(|&g| GameEntry {
-                name: g.name(),
-                title: g.info().title,
-                startpos: crate::dispatch!(g, G => G::startpos().to_sfen()),
+            .map(|&g| {
+                let info = g.info();
+                GameEntry {
+                    name: g.name(),
+                    title: info.title,
+                    startpos: g.start_sfen(),
+                    page: info.page,
+                    examples: (info.examples)(),
+                    records: info
+                        .records
+                        .iter()
+                        .map(|f| RecordEntry {
+                            name: f.name,
+                            extension: f.extension,
+                        })
+                        .collect(),
+                    exact: info.exact.map(|e| ExactEntry {
+                        loaded: self.exact_tables.iter().any(|(t, _, _)| *t == g),
+                        flag: e.flag,
+                    }),
+                }
             })
             .collect();
         ServerMsg::Hello {
             games,
             limits: self.caps,
-            nana_tablebase: self.nana_table.is_some(),
         }
     }
 }
@@ -124,23 +137,30 @@ pub fn run(config: Config) -> Result<(), String> {
     runtime.block_on(serve(config))
 }
 
-/// Reads the table `--nana-tablebase` names, or says why it cannot be used.
-fn load_nana_table(path: &std::path::Path) -> Result<(String, Arc<Tablebase>), String> {
+/// Reads the exact table of `game` in `path`, or says why it cannot be used.
+fn load_exact_table(
+    game: GameId,
+    path: &std::path::Path,
+) -> Result<(GameId, String, AnyTable), String> {
+    let Some(exact) = game.info().exact else {
+        return Err(format!("{game} has no exact table"));
+    };
+    let flag = exact.flag;
     let text = path
         .to_str()
-        .ok_or_else(|| format!("--nana-tablebase {}: the path is not UTF-8", path.display()))?;
-    let table = Tablebase::load(path).map_err(|e| {
-        format!("--nana-tablebase {text}: {e} (make one with `tsubame solve nanashogi --out FILE`)")
+        .ok_or_else(|| format!("--{flag} {}: the path is not UTF-8", path.display()))?;
+    let table = (exact.load)(path).map_err(|e| {
+        format!("--{flag} {text}: {e} (make one with `tsubame solve {game} --out FILE`)")
     })?;
-    Ok((text.to_string(), Arc::new(table)))
+    Ok((game, text.to_string(), table))
 }
 
 async fn serve(config: Config) -> Result<(), String> {
-    let nana_table = config
-        .nana_tablebase
-        .as_deref()
-        .map(load_nana_table)
-        .transpose()?;
+    let exact_tables = config
+        .exact_tables
+        .iter()
+        .map(|(game, path)| load_exact_table(*game, path))
+        .collect::<Result<Vec<_>, String>>()?;
     let listener = tokio::net::TcpListener::bind((config.bind, config.port))
         .await
         .map_err(|e| format!("cannot listen on {}:{}: {e}", config.bind, config.port))?;
@@ -165,7 +185,7 @@ async fn serve(config: Config) -> Result<(), String> {
             messages_per_second: MESSAGES_PER_SECOND,
             multipv: MAX_MULTIPV,
         },
-        nana_table,
+        exact_tables,
     });
     let router = Router::new()
         .route("/", get(|| asset(INDEX_HTML, "text/html; charset=utf-8")))
@@ -229,14 +249,21 @@ async fn health(State(app): State<Arc<App>>) -> Response {
         .into_response()
 }
 
-/// `GET /examples.json`: the article positions the page offers (see [`examples`]).
+/// `GET /examples.json`: the positions the page offers, by game (the registry's examples).
 async fn examples_json() -> Response {
+    let all: serde_json::Map<String, serde_json::Value> = GameId::ALL
+        .iter()
+        .map(|g| {
+            let examples = serde_json::to_value((g.info().examples)()).unwrap_or_default();
+            (g.name().to_string(), examples)
+        })
+        .collect();
     (
         [
             (header::CONTENT_TYPE, "application/json"),
             (header::CACHE_CONTROL, "no-store"),
         ],
-        examples::json(),
+        serde_json::Value::Object(all).to_string(),
     )
         .into_response()
 }

@@ -1,8 +1,12 @@
 //! The JSON messages of `/ws` (docs/serve.md): what the page sends, what the server answers, and
-//! the translation of the engine's USI output into answers.
+//! the engine's events as answers.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Number;
+
+use crate::core::text::excerpt;
+use crate::engine::{self, Best, Event, GoParams, MateOutcome};
+use crate::games::info::{Example, PageInfo};
 
 /// The most principal variations a `go` may ask for.
 pub const MAX_MULTIPV: u32 = 5;
@@ -127,8 +131,8 @@ fn ranged(name: &str, value: u64, min: u64, max: u64) -> Result<u64, String> {
 }
 
 impl Limits {
-    /// The USI `go` command of these limits, or why they are refused.
-    pub fn go_command(&self) -> Result<String, String> {
+    /// The engine's limits of these, or why they are refused.
+    pub fn go_params(&self) -> Result<GoParams, String> {
         let ms = |name: &str, v: u64| ranged(name, v, 0, MAX_MS);
         let l = self;
         let given = [
@@ -145,14 +149,18 @@ impl Limits {
         let only = |mask: [bool; 9]| given == mask;
         const F: bool = false;
         const T: bool = true;
+        let mut go = GoParams::default();
         if let (Some(v), true) = (l.movetime, only([T, F, F, F, F, F, F, F, F])) {
-            return Ok(format!("go movetime {}", ranged("movetime", v, 1, MAX_MS)?));
+            go.movetime = Some(ranged("movetime", v, 1, MAX_MS)?);
+            return Ok(go);
         }
         if let (Some(v), true) = (l.depth, only([F, T, F, F, F, F, F, F, F])) {
-            return Ok(format!("go depth {}", ranged("depth", v, 1, MAX_DEPTH)?));
+            go.depth = Some(ranged("depth", v, 1, MAX_DEPTH)? as i32);
+            return Ok(go);
         }
         if let (Some(v), true) = (l.nodes, only([F, F, T, F, F, F, F, F, F])) {
-            return Ok(format!("go nodes {}", ranged("nodes", v, 1, MAX_NODES)?));
+            go.nodes = Some(ranged("nodes", v, 1, MAX_NODES)?);
+            return Ok(go);
         }
         if let (Some(y), Some(b), Some(w), true) = (
             l.byoyomi,
@@ -160,12 +168,10 @@ impl Limits {
             l.wtime,
             only([F, F, F, T, T, T, F, F, F]),
         ) {
-            return Ok(format!(
-                "go btime {} wtime {} byoyomi {}",
-                ms("btime", b)?,
-                ms("wtime", w)?,
-                ms("byoyomi", y)?
-            ));
+            go.time = [Some(ms("btime", b)?), Some(ms("wtime", w)?)];
+            go.byoyomi = ms("byoyomi", y)?;
+            go.clock_given = true;
+            return Ok(go);
         }
         if let (Some(b), Some(w), Some(bi), Some(wi), true) = (
             l.btime,
@@ -174,16 +180,14 @@ impl Limits {
             l.winc,
             only([F, F, F, F, T, T, T, T, F]),
         ) {
-            return Ok(format!(
-                "go btime {} wtime {} binc {} winc {}",
-                ms("btime", b)?,
-                ms("wtime", w)?,
-                ms("binc", bi)?,
-                ms("winc", wi)?
-            ));
+            go.time = [Some(ms("btime", b)?), Some(ms("wtime", w)?)];
+            go.inc = [ms("binc", bi)?, ms("winc", wi)?];
+            go.clock_given = true;
+            return Ok(go);
         }
         if l.infinite == Some(true) && only([F, F, F, F, F, F, F, F, T]) {
-            return Ok("go infinite".into());
+            go.infinite = true;
+            return Ok(go);
         }
         Err(
             "limits must be one of {movetime}, {depth}, {nodes}, {byoyomi, btime, wtime}, \
@@ -193,7 +197,8 @@ impl Limits {
     }
 }
 
-/// A game as `hello` lists it.
+/// A game as `hello` lists it: what the page needs to draw it and offer its capabilities, all
+/// from the game's registry entry.
 #[derive(Serialize, Debug)]
 pub struct GameEntry {
     /// The registry name.
@@ -202,6 +207,33 @@ pub struct GameEntry {
     pub title: &'static str,
     /// The start position's SFEN.
     pub startpos: String,
+    /// How the page draws it.
+    pub page: PageInfo,
+    /// Its example positions.
+    pub examples: Vec<Example>,
+    /// Its record formats besides the USI `position` line.
+    pub records: Vec<RecordEntry>,
+    /// Its exact table, when the game is solved.
+    pub exact: Option<ExactEntry>,
+}
+
+/// A record format as `hello` lists it.
+#[derive(Serialize, Debug)]
+pub struct RecordEntry {
+    /// Its name (`kif`), as `record` and `load` name it.
+    pub name: &'static str,
+    /// The extension of its files.
+    pub extension: &'static str,
+}
+
+/// A solved game's exact table as `hello` tells it.
+#[derive(Serialize, Debug)]
+pub struct ExactEntry {
+    /// Whether this server has the table: then a `mate` or `go` of the game is answered from it,
+    /// exactly.
+    pub loaded: bool,
+    /// The `tsubame serve` flag that gives the server the table (without the dashes).
+    pub flag: &'static str,
 }
 
 /// The server's caps, as `hello` tells them.
@@ -250,9 +282,6 @@ pub enum ServerMsg {
         games: Vec<GameEntry>,
         /// The server's caps.
         limits: Caps,
-        /// Whether the server has a solved nana shogi table (`--nana-tablebase`): then a nana
-        /// `mate` or `go` is answered from it, exactly.
-        nana_tablebase: bool,
     },
     /// The state of a position.
     State {
@@ -390,90 +419,65 @@ pub fn parse_client(text: &str) -> (Option<Number>, Result<ClientMsg, String>) {
     (id, msg)
 }
 
-/// The answer to one line of the engine's output in the search `id`, if the line makes one:
-/// `info` (with a depth or nodes), `bestmove`, `checkmate` and `info string error: …`.
-pub fn translate(line: &str, id: Option<Number>) -> Option<ServerMsg> {
-    let words: Vec<&str> = line.split_ascii_whitespace().collect();
-    match words.as_slice() {
-        ["info", "string", "error:", ..] => {
-            let message = line.split_once("error:").map_or("", |(_, m)| m.trim());
-            Some(ServerMsg::error(id, message))
-        }
-        ["info", "string", ..] => None,
-        ["info", rest @ ..] => info(rest, id),
-        ["bestmove", mv, rest @ ..] => Some(ServerMsg::Bestmove {
+/// The message of an engine event in the search `id`, if the event makes one: a search's
+/// progress (and a mate search's), its answer, and errors.
+pub fn message(event: &Event, id: Option<Number>) -> Option<ServerMsg> {
+    Some(match event {
+        Event::Info(i) => ServerMsg::Info {
             id,
-            mv: mv.to_string(),
-            ponder: match rest {
-                ["ponder", p, ..] => Some(p.to_string()),
-                _ => None,
+            depth: Some(i.depth.into()),
+            seldepth: Some(i.seldepth as i64),
+            multipv: i.multipv.map(|m| m as i64),
+            score: Some(match i.score {
+                engine::Score::Cp(v) => Score::Cp(v.into()),
+                engine::Score::Mate(n) => Score::Mate(n.into()),
+            }),
+            nodes: Some(i.nodes),
+            nps: i.nps,
+            time: Some(i.time_ms),
+            pv: i.pv.clone(),
+        },
+        Event::MateProgress(p) => ServerMsg::Info {
+            id,
+            depth: None,
+            seldepth: None,
+            multipv: None,
+            score: None,
+            nodes: Some(p.nodes),
+            nps: Some(p.nps),
+            time: Some(p.time_ms),
+            pv: p.line.clone(),
+        },
+        Event::BestMove { best, ponder } => ServerMsg::Bestmove {
+            id,
+            mv: match best {
+                Best::Move(m) => m.clone(),
+                Best::Resign => "resign".into(),
+                Best::Win => "win".into(),
             },
-        }),
-        ["checkmate", "nomate"] => Some(ServerMsg::Mate {
-            id,
-            result: "nomate",
-            line: Vec::new(),
-        }),
-        ["checkmate", "timeout"] => Some(ServerMsg::Mate {
-            id,
-            result: "timeout",
-            line: Vec::new(),
-        }),
-        ["checkmate", line @ ..] => Some(ServerMsg::Mate {
-            id,
-            result: "mate",
-            line: line.iter().map(|m| m.to_string()).collect(),
-        }),
-        _ => None,
-    }
-}
-
-/// An `info` line's fields after the word `info`.
-fn info(words: &[&str], id: Option<Number>) -> Option<ServerMsg> {
-    let (mut depth, mut seldepth, mut multipv, mut score) = (None, None, None, None);
-    let (mut nodes, mut nps, mut time, mut pv) = (None, None, None, Vec::new());
-    let mut i = 0;
-    while i < words.len() {
-        let next = words.get(i + 1).copied().unwrap_or("");
-        let int = next.parse::<i64>().ok();
-        let count = next.parse::<u64>().ok();
-        match words[i] {
-            "depth" => depth = int,
-            "seldepth" => seldepth = int,
-            "multipv" => multipv = int,
-            "nodes" => nodes = count,
-            "nps" => nps = count,
-            "time" => time = count,
-            "score" => {
-                let value = words.get(i + 2).and_then(|v| v.parse::<i64>().ok());
-                score = match (next, value) {
-                    ("cp", Some(v)) => Some(Score::Cp(v)),
-                    ("mate", Some(v)) => Some(Score::Mate(v)),
-                    _ => None,
-                };
-                i += 1;
-            }
-            "pv" => {
-                pv = words[i + 1..].iter().map(|m| m.to_string()).collect();
-                break;
-            }
-            _ => {
-                i += 1;
-                continue;
-            }
+            ponder: ponder.clone(),
+        },
+        Event::Mate(outcome) => match outcome {
+            MateOutcome::Mate(line) => ServerMsg::Mate {
+                id,
+                result: "mate",
+                line: line.clone(),
+            },
+            MateOutcome::NoMate => ServerMsg::Mate {
+                id,
+                result: "nomate",
+                line: Vec::new(),
+            },
+            MateOutcome::Timeout => ServerMsg::Mate {
+                id,
+                result: "timeout",
+                line: Vec::new(),
+            },
+        },
+        Event::Error(e) => ServerMsg::error(id, excerpt(e, 400)),
+        Event::Note(_) | Event::KeepAlive | Event::PerftMove { .. } | Event::Perft(_) => {
+            return None;
         }
-        i += 2;
-    }
-    (depth.is_some() || nodes.is_some()).then_some(ServerMsg::Info {
-        id,
-        depth,
-        seldepth,
-        multipv,
-        score,
-        nodes,
-        nps,
-        time,
-        pv,
     })
 }
 
@@ -486,63 +490,86 @@ mod tests {
     }
 
     #[test]
-    fn engine_lines_become_messages() {
+    fn engine_events_become_messages() {
         let id = Some(Number::from(7));
+        let info = Event::Info(engine::Info {
+            depth: 3,
+            seldepth: 5,
+            multipv: Some(2),
+            score: engine::Score::Cp(-12),
+            bound: Some(engine::Bound::Lower),
+            nodes: 100,
+            nps: Some(1000),
+            hashfull: Some(0),
+            time_ms: 4,
+            pv: vec!["7g7f".into(), "3c3d".into()],
+        });
         assert_eq!(
-            json(translate(
-                "info depth 3 seldepth 5 multipv 2 score cp -12 lowerbound nodes 100 nps 1000 \
-                 hashfull 0 time 4 pv 7g7f 3c3d",
-                id.clone()
-            )),
+            json(message(&info, id.clone())),
             r#"{"op":"info","id":7,"depth":3,"seldepth":5,"multipv":2,"score":{"cp":-12},"nodes":100,"nps":1000,"time":4,"pv":["7g7f","3c3d"]}"#
         );
+        let progress = Event::MateProgress(engine::MateProgress {
+            time_ms: 7,
+            nodes: 5,
+            nps: 6,
+            hashfull: 0,
+            line: Vec::new(),
+            root_pn: 1,
+            root_dn: 1,
+        });
         assert_eq!(
-            json(translate("info nodes 5 nps 6 hashfull 0 time 7", None)),
+            json(message(&progress, None)),
             r#"{"op":"info","nodes":5,"nps":6,"time":7}"#
         );
+        let best = |best, ponder: Option<&str>| Event::BestMove {
+            best,
+            ponder: ponder.map(str::to_string),
+        };
         assert_eq!(
-            json(translate("bestmove 7g7f ponder 3c3d", None)),
+            json(message(
+                &best(Best::Move("7g7f".into()), Some("3c3d")),
+                None
+            )),
             r#"{"op":"bestmove","move":"7g7f","ponder":"3c3d"}"#
         );
         assert_eq!(
-            json(translate("bestmove resign", None)),
+            json(message(&best(Best::Resign, None), None)),
             r#"{"op":"bestmove","move":"resign","ponder":null}"#
         );
         assert_eq!(
-            json(translate("checkmate G*5b", id.clone())),
+            json(message(
+                &Event::Mate(MateOutcome::Mate(vec!["G*5b".into()])),
+                id.clone()
+            )),
             r#"{"op":"mate","id":7,"result":"mate","line":["G*5b"]}"#
         );
         assert_eq!(
-            json(translate("checkmate timeout", None)),
+            json(message(&Event::Mate(MateOutcome::Timeout), None)),
             r#"{"op":"mate","result":"timeout","line":[]}"#
         );
         assert_eq!(
-            json(translate("info string error: bad thing", None)),
+            json(message(&Event::Error("bad thing".into()), None)),
             r#"{"op":"error","message":"bad thing"}"#
         );
-        assert!(translate("info string loaded", None).is_none());
-        assert!(translate("", None).is_none());
-        assert!(translate("info score mate", None).is_none());
+        assert!(message(&Event::Note("loaded".into()), None).is_none());
+        assert!(message(&Event::KeepAlive, None).is_none());
     }
 
     #[test]
     fn limits_take_one_shape() {
         let go = |text: &str| {
             let limits: Limits = serde_json::from_str(text).unwrap();
-            limits.go_command()
+            limits.go_params()
         };
-        assert_eq!(go(r#"{"depth": 3}"#).unwrap(), "go depth 3");
-        assert_eq!(go(r#"{"nodes": 2000}"#).unwrap(), "go nodes 2000");
-        assert_eq!(go(r#"{"movetime": 100}"#).unwrap(), "go movetime 100");
-        assert_eq!(go(r#"{"infinite": true}"#).unwrap(), "go infinite");
-        assert_eq!(
-            go(r#"{"byoyomi": 1000, "btime": 0, "wtime": 5}"#).unwrap(),
-            "go btime 0 wtime 5 byoyomi 1000"
-        );
-        assert_eq!(
-            go(r#"{"binc": 1, "winc": 2, "btime": 3, "wtime": 4}"#).unwrap(),
-            "go btime 3 wtime 4 binc 1 winc 2"
-        );
+        assert_eq!(go(r#"{"depth": 3}"#).unwrap().depth, Some(3));
+        assert_eq!(go(r#"{"nodes": 2000}"#).unwrap().nodes, Some(2000));
+        assert_eq!(go(r#"{"movetime": 100}"#).unwrap().movetime, Some(100));
+        assert!(go(r#"{"infinite": true}"#).unwrap().infinite);
+        let g = go(r#"{"byoyomi": 1000, "btime": 0, "wtime": 5}"#).unwrap();
+        assert_eq!((g.time, g.byoyomi), ([Some(0), Some(5)], 1000));
+        assert!(g.clock_given);
+        let g = go(r#"{"binc": 1, "winc": 2, "btime": 3, "wtime": 4}"#).unwrap();
+        assert_eq!((g.time, g.inc), ([Some(3), Some(4)], [1, 2]));
         for bad in [
             r#"{}"#,
             r#"{"depth": 0}"#,

@@ -1,14 +1,14 @@
-//! The `record` and `load` messages: a game written as a record (USI `position` line for every
-//! game, CSA and KIF for standard shogi) and a record read back into a game.
+//! The `record` and `load` messages: a game written as a record (the USI `position` line for
+//! every game, and the formats each game declares in its registry entry) and a record read back
+//! into a game.
 
 use serde_json::Number;
 
 use super::protocol::ServerMsg;
 use super::state::check;
 use crate::core::game::Position;
+use crate::core::text::excerpt;
 use crate::games::GameId;
-use crate::games::shogi::record::{self, Format};
-use crate::usi::output::excerpt;
 
 /// The `record` answer: the game of `game`, `sfen` (or `startpos`) and `moves` in `format`.
 pub fn write(
@@ -19,41 +19,58 @@ pub fn write(
     format: &str,
 ) -> Result<ServerMsg, String> {
     let checked = check(game, sfen, moves, None)?;
-    let (format, text) = match format {
-        "usi" => ("usi", usi_record(checked.game, &checked.position)),
-        "csa" | "kif" => {
-            if checked.game != GameId::Shogi {
-                return Err(format!(
-                    "{} records standard shogi only, not {}",
-                    format.to_uppercase(),
-                    checked.game.name()
-                ));
-            }
-            let (name, f) = if format == "csa" {
-                ("csa", Format::Csa)
-            } else {
-                ("kif", Format::Kif)
-            };
-            (name, record::write(f, sfen, moves)?)
-        }
-        other => {
-            return Err(format!(
-                "unknown record format '{}' (usi, csa, kif)",
-                excerpt(other, 20)
-            ));
-        }
+    if format == "usi" {
+        let text = usi_record(checked.game, sfen, moves);
+        return Ok(ServerMsg::Record {
+            id,
+            format: "usi",
+            text,
+        });
+    }
+    let Some(f) = checked
+        .game
+        .info()
+        .records
+        .iter()
+        .find(|f| f.name == format)
+    else {
+        let holders =
+            GameId::names_where(|g| g.info().records.iter().any(|f| f.name == format), ", ");
+        return Err(if holders.is_empty() {
+            format!("unknown record format '{}'", excerpt(format, 20))
+        } else {
+            format!(
+                "{} records {holders} only, not {}",
+                format.to_uppercase(),
+                checked.game.name()
+            )
+        });
     };
-    Ok(ServerMsg::Record { id, format, text })
+    let text = (f.write)(sfen, moves)?;
+    Ok(ServerMsg::Record {
+        id,
+        format: f.name,
+        text,
+    })
 }
 
 /// The USI record the page writes: a comment naming the game, then the `position` line.
-fn usi_record(game: GameId, position: &str) -> String {
+fn usi_record(game: GameId, sfen: &str, moves: &[String]) -> String {
+    let mut position = if sfen.trim() == "startpos" {
+        "startpos".to_string()
+    } else {
+        format!("sfen {}", sfen.trim())
+    };
+    if !moves.is_empty() {
+        position.push_str(" moves ");
+        position.push_str(&moves.join(" "));
+    }
     format!("# tsubame game: {}\nposition {position}\n", game.name())
 }
 
 /// The `load` answer: the game read from `text`, a USI record (a `position` line, with an
-/// optional `# tsubame game: NAME` line), CSA or KIF. `hint` names the game of a USI record
-/// that does not say it.
+/// optional `# tsubame game: NAME` line) or a record in a format a game declares. `hint` names
+/// the game of a USI record that does not say it.
 pub fn load(id: Option<Number>, text: &str, hint: Option<&str>) -> Result<ServerMsg, String> {
     let position = text
         .lines()
@@ -71,18 +88,23 @@ pub fn load(id: Option<Number>, text: &str, hint: Option<&str>) -> Result<Server
             ("usi", game, sfen, moves)
         }
         None => {
-            let format = if record::looks_like_csa(text) {
-                "csa"
-            } else {
-                "kif"
-            };
-            let r = record::read(text)?;
-            (format, GameId::Shogi, r.sfen, r.moves)
+            let (game, format) = GameId::ALL
+                .into_iter()
+                .find_map(|g| {
+                    g.info()
+                        .records
+                        .iter()
+                        .find(|f| (f.detect)(text))
+                        .map(|f| (g, f))
+                })
+                .ok_or("not a record: no 'position' line, and no game reads it")?;
+            let (sfen, moves) = (format.read)(text)?;
+            (format.name, game, sfen, moves)
         }
     };
     check(game.name(), &sfen, &moves, None)?;
     let sfen = if sfen == "startpos" {
-        crate::dispatch!(game, G => G::startpos().to_sfen())
+        game.start_sfen()
     } else {
         sfen
     };
@@ -156,6 +178,7 @@ mod tests {
 
     #[test]
     fn csa_and_kif_are_for_shogi_only() {
+        assert!(write(None, "shogi", "startpos", &[], "pgn").is_err());
         let moves = vec!["7g7f".to_string()];
         assert!(write(None, "minishogi", "startpos", &[], "csa").is_err());
         assert!(write(None, "shogi", "startpos", &moves, "pgn").is_err());

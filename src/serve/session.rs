@@ -1,8 +1,6 @@
-//! One WebSocket connection: its own [`Engine`] on a thread of its own, fed USI lines that the
-//! server writes, and whose output lines come back through a channel to be translated into the
-//! protocol's messages.
+//! One WebSocket connection: its own [`Engine`] on a thread of its own, called directly, whose
+//! events come back through a channel to be sent as the protocol's messages.
 
-use std::io::Write;
 use std::sync::Arc;
 use std::sync::mpsc as std_mpsc;
 
@@ -12,130 +10,107 @@ use tokio::sync::mpsc;
 
 use super::App;
 use super::guard::{RateLimit, Slot};
-use super::protocol::{ClientMsg, MAX_MS, MAX_MULTIPV, ServerMsg, parse_client, translate};
+use super::protocol::{ClientMsg, MAX_MS, MAX_MULTIPV, ServerMsg, message, parse_client};
 use super::records;
 use super::state::{Checked, check};
+use crate::engine::{Engine, Event, Events, GoParams, Start};
 use crate::games::GameId;
 use crate::search::skill::Skill;
-use crate::usi::{Engine, Output};
 
-/// What the engine thread sends back: its output lines, and the start of each search (whose
+/// What the engine thread sends back: the engine's events, and the start of each search (whose
 /// messages carry the id of the message that asked for it).
-enum Event {
+enum Back {
     /// The messages from here on belong to the search of this id.
     Begin(Option<Number>),
-    /// One line the engine printed.
-    Line(String),
+    /// One event of the engine.
+    Event(Event),
 }
 
 /// What the session asks of its engine thread.
 enum Command {
-    /// Stops any running search, sets the game, the position and the principal variations, and
-    /// starts the search `go` (a USI `go …` line) for the message `id`.
+    /// Stops any running search, sets the game, the position, the principal variations and the
+    /// strength, and starts the search `go` for the message `id`.
     Search {
         id: Option<Number>,
         game: GameId,
-        position: String,
+        start: Start,
+        moves: Vec<String>,
         multipv: u32,
         /// `SkillLevel` (20: full strength).
         level: u32,
-        go: String,
+        go: Box<GoParams>,
     },
     /// Stops the running search.
     Stop,
 }
 
-/// The engine's output: splits what is written into lines and sends each into the channel.
-struct LineSink {
-    tx: mpsc::UnboundedSender<Event>,
-    pending: Vec<u8>,
-}
-
-impl Write for LineSink {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.pending.extend_from_slice(bytes);
-        while let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
-            let line: Vec<u8> = self.pending.drain(..=end).collect();
-            let text = String::from_utf8_lossy(&line[..end]);
-            // A session that has ended no longer reads: its lines are dropped.
-            let _ = self.tx.send(Event::Line(text.trim_end().to_string()));
-        }
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Hands one USI line to the engine; a panic is reported as an error line, and the engine lives on.
-fn feed(engine: &mut Engine, events: &mpsc::UnboundedSender<Event>, line: &str) {
-    let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.handle(line)));
+/// Calls the engine; a panic is reported as an error, and the engine lives on.
+fn call(events: &mpsc::UnboundedSender<Back>, f: impl FnOnce()) {
+    let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
     if done.is_err() {
-        let _ = events.send(Event::Line(
-            "info string error: internal error in the engine".into(),
-        ));
+        let _ = events.send(Back::Event(Event::Error(
+            "internal error in the engine".into(),
+        )));
+    }
+}
+
+/// Sets an option the server itself chose; a refusal is reported like the engine's errors.
+fn option(engine: &mut Engine, back: &mpsc::UnboundedSender<Back>, name: &str, value: String) {
+    if let Err(e) = engine.set_option(name, &value) {
+        let _ = back.send(Back::Event(Event::Error(e.to_string())));
     }
 }
 
 /// The engine thread: sets the session's caps, then carries out commands until the session
-/// drops its sender, then stops the search (`quit` waits for it) and gives back the session's
-/// place.
+/// drops its sender, then stops the search and gives back the session's place.
 fn engine_thread(
     commands: std_mpsc::Receiver<Command>,
-    events: mpsc::UnboundedSender<Event>,
+    back: mpsc::UnboundedSender<Back>,
     app: Arc<App>,
     slot: Slot,
 ) {
-    let out = Output::new(Box::new(LineSink {
-        tx: events.clone(),
-        pending: Vec::new(),
-    }));
-    let mut engine = Engine::new(out);
-    let mut game = GameId::Shogi;
+    let sink = back.clone();
+    // A session that has ended no longer reads: its events are dropped.
+    let events = Events::new(move |e| {
+        let _ = sink.send(Back::Event(e));
+    });
+    let mut engine = Engine::new(events);
     let caps = app.caps;
-    feed(
-        &mut engine,
-        &events,
-        &format!("setoption name USI_Hash value {}", caps.hash),
-    );
-    feed(
-        &mut engine,
-        &events,
-        &format!("setoption name Threads value {}", caps.threads),
-    );
-    if let Some((path, table)) = &app.nana_table {
-        engine.share_nana_table(path, Arc::clone(table));
+    call(&back, || {
+        option(&mut engine, &back, "USI_Hash", caps.hash.to_string());
+        option(&mut engine, &back, "Threads", caps.threads.to_string());
+    });
+    for (game, path, table) in &app.exact_tables {
+        engine.share_exact_table(*game, path, Arc::clone(table));
     }
     for command in commands {
         match command {
-            Command::Stop => feed(&mut engine, &events, "stop"),
+            Command::Stop => engine.stop(),
             Command::Search {
                 id,
-                game: wanted,
-                position,
+                game,
+                start,
+                moves,
                 multipv,
                 level,
                 go,
-            } => {
-                feed(&mut engine, &events, "stop");
-                if wanted != game {
-                    let line = format!("setoption name USI_Variant value {}", wanted.name());
-                    feed(&mut engine, &events, &line);
-                    game = wanted;
+            } => call(&back, || {
+                engine.finish();
+                if game != engine.game() {
+                    engine.set_game(game);
                 }
-                // `position` waits for the stopped search, whose answer is out before `Begin`.
-                feed(&mut engine, &events, &format!("position {position}"));
-                let line = format!("setoption name MultiPV value {multipv}");
-                feed(&mut engine, &events, &line);
-                let line = format!("setoption name SkillLevel value {level}");
-                feed(&mut engine, &events, &line);
-                let _ = events.send(Event::Begin(id));
-                feed(&mut engine, &events, &go);
-            }
+                // The stopped search's answer is out before `Begin`.
+                if let Err(e) = engine.set_position(&start, &moves) {
+                    let _ = back.send(Back::Event(Event::Error(e.to_string())));
+                }
+                option(&mut engine, &back, "MultiPV", multipv.to_string());
+                option(&mut engine, &back, "SkillLevel", level.to_string());
+                let _ = back.send(Back::Begin(id));
+                engine.go(*go);
+            }),
         }
     }
-    feed(&mut engine, &events, "quit");
+    engine.finish();
     drop(engine);
     drop(slot);
 }
@@ -151,12 +126,12 @@ pub async fn run(mut socket: WebSocket, app: Arc<App>) {
         let _ = socket.send(Message::Close(None)).await;
         return;
     };
-    let (event_tx, mut event_rx) = mpsc::unbounded_channel();
+    let (back_tx, mut back_rx) = mpsc::unbounded_channel();
     let (command_tx, command_rx) = std_mpsc::channel();
     let thread_app = Arc::clone(&app);
     let spawned = std::thread::Builder::new()
         .name("serve-engine".into())
-        .spawn(move || engine_thread(command_rx, event_tx, thread_app, slot));
+        .spawn(move || engine_thread(command_rx, back_tx, thread_app, slot));
     if spawned.is_err() {
         let msg = ServerMsg::error(None, "cannot start an engine for this session");
         let _ = socket.send(text_msg(&msg)).await;
@@ -192,12 +167,12 @@ pub async fn run(mut socket: WebSocket, app: Arc<App>) {
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => None,
                 Some(Ok(Message::Close(_)) | Err(_)) | None => break,
             },
-            event = event_rx.recv() => match event {
-                Some(Event::Begin(id)) => {
+            back = back_rx.recv() => match back {
+                Some(Back::Begin(id)) => {
                     search_id = id;
                     None
                 }
-                Some(Event::Line(line)) => translate(&line, search_id.clone()),
+                Some(Back::Event(event)) => message(&event, search_id.clone()),
                 None => break,
             },
         };
@@ -309,7 +284,7 @@ async fn answer(text: &str, commands: &std_mpsc::Sender<Command>) -> Option<Serv
                 let e = format!("level {level} is out of range 0..{}", Skill::FULL);
                 return Some(ServerMsg::error(id, e));
             }
-            let go = match limits.go_command() {
+            let go = match limits.go_params() {
                 Ok(go) => go,
                 Err(e) => return Some(ServerMsg::error(id, e)),
             };
@@ -333,7 +308,10 @@ async fn answer(text: &str, commands: &std_mpsc::Sender<Command>) -> Option<Serv
             }
             match checked(game, sfen, moves, None).await {
                 Ok(c) => {
-                    let go = format!("go mate {ms}");
+                    let go = GoParams {
+                        mate: Some(Some(ms)),
+                        ..GoParams::default()
+                    };
                     (search(id.clone(), c, (1, Skill::FULL), go), id)
                 }
                 Err(e) => return Some(ServerMsg::error(id, e)),
@@ -347,14 +325,15 @@ async fn answer(text: &str, commands: &std_mpsc::Sender<Command>) -> Option<Serv
 }
 
 /// The command that searches the checked position `c` with (MultiPV, SkillLevel) `settings`.
-fn search(id: Option<Number>, c: Checked, settings: (u32, u32), go: String) -> Command {
+fn search(id: Option<Number>, c: Checked, settings: (u32, u32), go: GoParams) -> Command {
     let (multipv, level) = settings;
     Command::Search {
         id,
         game: c.game,
-        position: c.position,
+        start: c.start,
+        moves: c.moves,
         multipv,
         level,
-        go,
+        go: Box::new(go),
     }
 }

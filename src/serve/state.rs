@@ -8,18 +8,19 @@ use super::protocol::{GameResult, MAX_MOVE_LEN, ServerMsg};
 use crate::core::color::Color;
 use crate::core::moves::{ListStore, MoveList};
 use crate::core::rules::{EndReason, Outcome};
+use crate::core::text::excerpt;
+use crate::engine::{Session, Start};
 use crate::games::{EveryGameRules, Game, GameId};
-use crate::usi::Session;
-use crate::usi::output::excerpt;
 
-/// A position the page sent, checked: its game and the arguments of the USI `position` command
-/// that sets it.
+/// A position the page sent, checked: its game, its start and its moves.
 #[derive(Debug)]
 pub struct Checked {
     /// The game.
     pub game: GameId,
-    /// `startpos …` or `sfen … moves …`, as the USI `position` command takes it.
-    pub position: String,
+    /// The start position.
+    pub start: Start,
+    /// The moves from it.
+    pub moves: Vec<String>,
     /// The position's `state` answer.
     pub state: ServerMsg,
 }
@@ -45,14 +46,11 @@ pub fn check(
     if sfen.split_ascii_whitespace().any(|w| w == "moves") {
         return Err("the SFEN may not hold the word 'moves': give the moves in 'moves'".into());
     }
-    let mut position = if sfen == "startpos" {
-        "startpos".to_string()
+    let start = if sfen == "startpos" {
+        Start::StartPos
     } else {
-        format!("sfen {sfen}")
+        Start::Sfen(sfen.to_string())
     };
-    if !moves.is_empty() {
-        position.push_str(" moves");
-    }
     for (i, m) in moves.iter().enumerate() {
         if m.is_empty() || m.len() > MAX_MOVE_LEN || !m.chars().all(|c| c.is_ascii_graphic()) {
             return Err(format!(
@@ -61,23 +59,25 @@ pub fn check(
                 excerpt(m, MAX_MOVE_LEN)
             ));
         }
-        position.push(' ');
-        position.push_str(m);
     }
-    let state = crate::dispatch!(gid, G => state_of::<G>(&position, id))?;
+    let state = crate::dispatch!(gid, G => state_of::<G>(&start, moves, id))?;
     Ok(Checked {
         game: gid,
-        position,
+        start,
+        moves: moves.to_vec(),
         state,
     })
 }
 
-/// The `state` answer of the position that the `position` arguments `args` set in game `G`,
-/// under the default rules.
-fn state_of<G: Game>(args: &str, id: Option<Number>) -> Result<ServerMsg, String> {
+/// The `state` answer of the position `start` and `moves` in game `G`, under the default rules.
+fn state_of<G: Game>(
+    start: &Start,
+    moves: &[String],
+    id: Option<Number>,
+) -> Result<ServerMsg, String> {
     let rules = EveryGameRules::default().of::<G>();
     let mut session = Session::<G>::new();
-    session.set_position(args, &rules.game)?;
+    session.set_position(start, moves, &rules.game)?;
     let pos = session.position();
     let mut list = MoveList::<G::Move>::new();
     pos.legal_moves(&mut list);

@@ -1,21 +1,16 @@
-//! Formatting of what the engine prints: `info` lines and `bestmove`.
+//! What the USI loop prints: the engine's events as USI lines, written whole to its output.
 
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::core::game::Position;
-use crate::search::Report;
-use crate::search::value::usi_score;
+use crate::core::text::excerpt;
+use crate::engine::{Best, Bound, Event, Info, MateOutcome, MateProgress, PerftEnd, Score};
 
-/// The engine's standard output, shared by the command loop and the search thread; each call
-/// writes whole lines and flushes. It also notes when the running command has given its final
-/// answer (`bestmove`, `checkmate`, the end of a perft), so that the command loop treats the
-/// command as over from then on, even before its thread has ended.
+/// The engine's standard output, shared by the command loop and the search threads; each call
+/// writes whole lines and flushes.
 #[derive(Clone)]
 pub struct Output {
     writer: Arc<Mutex<Box<dyn Write + Send>>>,
-    answered: Arc<AtomicBool>,
 }
 
 impl Output {
@@ -23,7 +18,6 @@ impl Output {
     pub fn new(w: Box<dyn Write + Send>) -> Output {
         Output {
             writer: Arc::new(Mutex::new(w)),
-            answered: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -55,79 +49,99 @@ impl Output {
         let _ = w.flush();
     }
 
-    /// Writes the final answer of a command, noting first that it has been given (so that
-    /// whoever reads it finds the command over).
-    pub fn answer(&self, text: &str) {
-        self.answered.store(true, Ordering::SeqCst);
-        self.line(text);
-    }
-
-    /// Notes that a command is starting whose final answer is still to come.
-    pub fn expect_answer(&self) {
-        self.answered.store(false, Ordering::SeqCst);
-    }
-
-    /// True once the command started last has given its final answer.
-    pub fn has_answered(&self) -> bool {
-        self.answered.load(Ordering::SeqCst)
-    }
-}
-
-/// Input text as it may be echoed in a reply: at most `max` characters (then `...`), every
-/// character outside printable ASCII escaped (`\u{ff}`), so that a reply is always one short line
-/// of ASCII whatever was sent.
-pub fn excerpt(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == max {
-            out.push_str("...");
-            break;
+    /// Writes the lines of one event together and flushes.
+    pub fn event(&self, event: &Event) {
+        let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        for line in event_lines(event) {
+            let _ = writeln!(w, "{line}");
         }
-        if c == ' ' || c.is_ascii_graphic() {
-            out.push(c);
-        } else {
-            out.extend(c.escape_default());
+        let _ = w.flush();
+    }
+}
+
+/// The USI text of an engine event: its lines.
+pub fn event_lines(event: &Event) -> Vec<String> {
+    match event {
+        Event::Info(i) => vec![info_line(i)],
+        Event::BestMove { best, ponder } => {
+            let best = match best {
+                Best::Move(m) => m.as_str(),
+                Best::Resign => "resign",
+                Best::Win => "win",
+            };
+            vec![match ponder {
+                Some(p) => format!("bestmove {best} ponder {p}"),
+                None => format!("bestmove {best}"),
+            }]
         }
+        Event::MateProgress(p) => mate_progress_lines(p).to_vec(),
+        Event::Mate(outcome) => vec![match outcome {
+            MateOutcome::Mate(line) => format!("checkmate {}", line.join(" ")),
+            MateOutcome::NoMate => "checkmate nomate".into(),
+            MateOutcome::Timeout => "checkmate timeout".into(),
+        }],
+        Event::PerftMove { mv, count } => vec![format!("{mv}: {count}")],
+        Event::Perft(PerftEnd::Done(total)) => vec![format!("Nodes searched: {total}")],
+        Event::Perft(PerftEnd::Stopped {
+            depth,
+            counted,
+            moves,
+            leaves,
+        }) => vec![format!(
+            "info string perft {depth} stopped: {counted} of {moves} root moves counted, \
+             {leaves} nodes below them; no total"
+        )],
+        Event::Note(text) => vec![format!("info string {text}")],
+        Event::Error(text) => vec![format!("info string error: {}", excerpt(text, 400))],
+        Event::KeepAlive => vec![String::new()],
     }
-    out
 }
 
-/// The `info` line of a search report; moves are written by `pos` (the root).
-pub fn info_line<P: Position>(pos: &P, r: &Report<P::Move>) -> String {
-    let nps = r.nodes * 1000 / r.time_ms.max(1);
-    let bound = match r.bound {
-        Some(true) => " lowerbound",
-        Some(false) => " upperbound",
-        None => "",
-    };
-    let pv: Vec<String> = r.pv.iter().map(|&m| pos.move_to_usi(m)).collect();
-    format!(
-        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} hashfull {} time {} pv {}",
-        r.depth,
-        r.seldepth,
-        r.multipv,
-        usi_score(r.score),
-        r.nodes,
-        r.hashfull,
-        r.time_ms,
-        pv.join(" ")
-    )
+/// The USI score text: `cp X` or `mate N` (plies, negative when being mated).
+pub fn score_text(score: Score) -> String {
+    match score {
+        Score::Cp(v) => format!("cp {v}"),
+        Score::Mate(n) if n < 0 => format!("mate -{}", -n),
+        Score::Mate(n) => format!("mate {n}"),
+    }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::excerpt;
-
-    #[test]
-    fn excerpts_are_short_printable_ascii() {
-        assert_eq!(excerpt("hello", 100), "hello");
-        assert_eq!(
-            excerpt(&"x".repeat(1_000_000), 100),
-            format!("{}...", "x".repeat(100))
-        );
-        assert_eq!(
-            excerpt("a\u{1}\u{ff}\u{fffd}\tb", 100),
-            "a\\u{1}\\u{ff}\\u{fffd}\\tb"
-        );
+/// The `info` line of a search report. The fields an answer leaves out are left out of the line.
+pub fn info_line(i: &Info) -> String {
+    let mut line = format!("info depth {} seldepth {}", i.depth, i.seldepth);
+    if let Some(m) = i.multipv {
+        line.push_str(&format!(" multipv {m}"));
     }
+    line.push_str(&format!(" score {}", score_text(i.score)));
+    match i.bound {
+        Some(Bound::Lower) => line.push_str(" lowerbound"),
+        Some(Bound::Upper) => line.push_str(" upperbound"),
+        None => {}
+    }
+    line.push_str(&format!(" nodes {}", i.nodes));
+    if let Some(nps) = i.nps {
+        line.push_str(&format!(" nps {nps}"));
+    }
+    if let Some(h) = i.hashfull {
+        line.push_str(&format!(" hashfull {h}"));
+    }
+    line.push_str(&format!(" time {} pv {}", i.time_ms, i.pv.join(" ")));
+    line
+}
+
+/// A mate search's progress report as two USI lines: `info time … nodes … nps … hashfull …` with
+/// the line being searched as its `pv`, then `info string root pn … dn …`.
+pub fn mate_progress_lines(i: &MateProgress) -> [String; 2] {
+    let mut first = format!(
+        "info time {} nodes {} nps {} hashfull {}",
+        i.time_ms, i.nodes, i.nps, i.hashfull
+    );
+    if !i.line.is_empty() {
+        first.push_str(" pv ");
+        first.push_str(&i.line.join(" "));
+    }
+    [
+        first,
+        format!("info string root pn {} dn {}", i.root_pn, i.root_dn),
+    ]
 }

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 
-use tsubame::bench::search_position;
+use tsubame::engine::bench::search_position;
 use tsubame::games::Game;
 use tsubame::rng::Rng;
 use tsubame::search::tt::TranspositionTable;

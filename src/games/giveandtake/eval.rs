@@ -10,6 +10,7 @@ use super::movegen::{DIRS, far_rank, step};
 use super::position::{GiveAndTake, bit};
 use crate::core::color::Color;
 use crate::core::search_params::{EVAL_PARAMS, SearchParams};
+use crate::games::info::ParamOption;
 
 /// Number of evaluation features.
 pub const FEATURES: usize = 7;
@@ -88,6 +89,18 @@ pub fn parse_weights(text: &str) -> Result<[i32; FEATURES], String> {
 
 /// The largest weight magnitude accepted: the evaluation stays far from the mate scores.
 pub const WEIGHT_LIMIT: i32 = 2000;
+
+/// The engine option `GiveAndTakeWeights`: the evaluation's weights, for tuning matches.
+pub const WEIGHTS_OPTION: ParamOption = ParamOption {
+    name: "GiveAndTakeWeights",
+    declaration: || {
+        format!(
+            "option name GiveAndTakeWeights type string default {}",
+            format_weights(&WEIGHTS)
+        )
+    },
+    apply: |text, params| Ok(with_weights(params, parse_weights(text)?)),
+};
 
 /// The weights written as the option `GiveAndTakeWeights` takes them.
 pub fn format_weights(w: &[i32; FEATURES]) -> String {

@@ -14,6 +14,9 @@ pub mod movegen;
 pub mod pack;
 pub mod position;
 
+use crate::games::info::{
+    BoardFamily, Example, ExampleKind, HasExactTable, PageInfo, PieceInfo, ToolInfo,
+};
 pub use movegen::GtMove;
 pub use position::{GiveAndTake, START_FEN};
 
@@ -25,4 +28,66 @@ pub const INFO: super::GameInfo = super::GameInfo {
     embedded_network: || None,
     bench_depth: 8,
     bench_perft_depth: 7,
+    exact: None,
+    records: &[],
+    param_options: &[eval::WEIGHTS_OPTION],
+    examples,
+    page: PageInfo {
+        board: BoardFamily::Discs,
+        files: 8,
+        ranks: 8,
+        first: "w",
+        hands: false,
+        pieces: &[
+            PieceInfo {
+                letter: "M",
+                name: "man",
+                kanji: "",
+                next: Some("K"),
+                hand: None,
+            },
+            PieceInfo {
+                letter: "K",
+                name: "king",
+                kanji: "",
+                next: None,
+                hand: None,
+            },
+        ],
+        empty: "8/8/8/8/8/8/8/8 w - 1",
+    },
+    tools: ToolInfo {
+        fuzz_perft_depth: 4,
+        random_walk_plies: 80,
+        fuzz_positions: &[
+            "1K6/8/8/K7/k7/K7/8/8 b a3 4",
+            "8/4m3/8/4K3/8/4m3/2m3m1/8 w - 1",
+        ],
+    },
 };
+
+/// The rules' examples: a win the mate search finds, a forced route, and the king's captures.
+fn examples() -> Vec<Example> {
+    let position = |label, sfen| Example::position(label, ExampleKind::Position, sfen);
+    vec![
+        Example::position(
+            "Give and Take README win",
+            ExampleKind::Mate,
+            Some("K7/1m6/1m6/8/m7/m7/8/KK6 b - 1"),
+        ),
+        Example {
+            moves: vec!["c3-c4".into(), "c6-c5".into()],
+            ..position("Give and Take: c4:c6:c8 forced", None)
+        },
+        position(
+            "Give and Take: king e5 takes 4 or 2",
+            Some("8/4m3/8/4K3/8/4m3/2m3m1/8 w - 1"),
+        ),
+        position(
+            "Give and Take: king lands anywhere",
+            Some("7k/8/8/8/8/8/8/Km3m2 w - 1"),
+        ),
+    ]
+}
+
+impl HasExactTable for GiveAndTake {}

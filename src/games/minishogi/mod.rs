@@ -1,6 +1,7 @@
 //! Minishogi (5×5): the shogi-family position on a 5×5 board with a one-rank promotion zone, and the
 //! minishogi article's game-end rules (repetition lost by its initiator, jishogi).
 
+pub mod examples;
 pub mod rules;
 
 use std::sync::{Arc, LazyLock};
@@ -10,6 +11,7 @@ use crate::core::game::Position;
 use crate::core::repetition::Repetition;
 use crate::core::rules::{EndReason, Outcome, Verdict};
 use crate::core::square::Geometry;
+use crate::games::info::{BoardFamily, PageInfo, PieceInfo, ToolInfo};
 use crate::games::shogi::Variant;
 use crate::games::shogi::attacks::Tables;
 use crate::games::shogi::eval::EvalWeights;
@@ -27,6 +29,32 @@ pub const INFO: crate::games::GameInfo = crate::games::GameInfo {
     embedded_network,
     bench_depth: 11,
     bench_perft_depth: 7,
+    exact: None,
+    records: &[],
+    param_options: &[],
+    examples: examples::examples,
+    page: PageInfo {
+        board: BoardFamily::Wedges,
+        files: 5,
+        ranks: 5,
+        first: "b",
+        hands: true,
+        pieces: &PIECES,
+        empty: "5/5/5/5/5 b - 1",
+    },
+    tools: ToolInfo {
+        fuzz_perft_depth: 4,
+        random_walk_plies: 40,
+        fuzz_positions: &["2k2/5/2G2/5/K4 b G 1", "2k2/2G2/2G2/5/K4 w - 1"],
+    },
+};
+
+/// Minishogi's pieces as the page shows them: standard shogi's without knights and lances.
+const PIECES: [PieceInfo; 10] = {
+    let all = crate::games::shogi::PIECES;
+    [
+        all[0], all[1], all[2], all[3], all[4], all[7], all[8], all[9], all[10], all[13],
+    ]
 };
 
 /// The minishogi network built into the binary (how it was made: `docs/nnue.md`).

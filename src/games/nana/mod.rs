@@ -20,6 +20,10 @@ pub use rules::{repetition_draw, repetition_verdict};
 
 use std::sync::{Arc, LazyLock};
 
+use crate::games::info::{
+    AnyTable, BoardFamily, ExactInfo, ExactTable, Example, ExampleKind, HasExactTable, PageInfo,
+    PieceInfo, ToolInfo,
+};
 use crate::nnue::network::Network;
 
 /// Nana shogi's registry entry.
@@ -30,7 +34,86 @@ pub const INFO: super::GameInfo = super::GameInfo {
     embedded_network,
     bench_depth: 9,
     bench_perft_depth: 6,
+    exact: Some(ExactInfo {
+        option: "NanaTablebase",
+        flag: "nana-tablebase",
+        default_file: "nanashogi.tb",
+        load: |path| Ok(Arc::new(tablebase::Tablebase::load(path)?) as AnyTable),
+        solve: tablebase::solve,
+    }),
+    records: &[],
+    param_options: &[],
+    examples,
+    page: PageInfo {
+        board: BoardFamily::Cubes,
+        files: 3,
+        ranks: 3,
+        first: "b",
+        hands: true,
+        pieces: &PIECES,
+        empty: "3/3/3 b - 1",
+    },
+    tools: ToolInfo {
+        fuzz_perft_depth: 5,
+        random_walk_plies: 16,
+        fuzz_positions: &[],
+    },
 };
+
+/// Nana shogi's pieces as the page shows them: the king, and each cube's faces in the order it
+/// turns through them.
+const PIECES: [PieceInfo; 9] = [
+    face("K", "king", "K", "K"),
+    face("R", "rook", "C", "R"),
+    face("C", "chariot", "W", "R"),
+    face("W", "swallow's wings", "I", "R"),
+    face("I", "go-between", "R", "R"),
+    face("B", "bishop", "T", "B"),
+    face("T", "tile general", "M", "B"),
+    face("M", "cat's sword", "D", "B"),
+    face("D", "dog", "B", "B"),
+];
+
+/// A face of a nana shogi piece for [`PIECES`]: its letter, name, next face and the letter it is
+/// held in hand as.
+const fn face(
+    letter: &'static str,
+    name: &'static str,
+    next: &'static str,
+    hand: &'static str,
+) -> PieceInfo {
+    PieceInfo {
+        letter,
+        name,
+        kanji: "",
+        next: Some(next),
+        hand: Some(hand),
+    }
+}
+
+/// Nana shogi's example positions: a mate in one, and the solved start, whose line the exact
+/// table gives.
+fn examples() -> Vec<Example> {
+    vec![
+        Example {
+            plies: Some(1),
+            ..Example::position("nana mate in 1", ExampleKind::Mate, Some("2k/M2/1CK b b 1"))
+        },
+        Example {
+            plies: Some(125),
+            exact: true,
+            ..Example::position("nana solved start (125 plies)", ExampleKind::Mate, None)
+        },
+    ]
+}
+
+impl HasExactTable for Nana {
+    fn exact_table(table: &AnyTable) -> Option<&dyn ExactTable<Nana>> {
+        table
+            .downcast_ref::<tablebase::Tablebase>()
+            .map(|t| t as &dyn ExactTable<Nana>)
+    }
+}
 
 /// The nana shogi network built into the binary, trained on the solved table (how it was made:
 /// `docs/nnue.md`).

@@ -21,6 +21,9 @@ use crate::core::color::Color;
 use crate::core::repetition::Repetition;
 use crate::core::rules::{GameRules, Outcome, Verdict};
 use crate::core::square::Geometry;
+use crate::games::info::{
+    BoardFamily, Example, ExampleKind, HasExactTable, PageInfo, PieceInfo, ToolInfo,
+};
 use crate::nnue::network::Network;
 use attacks::Tables;
 use position::Board;
@@ -79,7 +82,79 @@ pub const INFO: super::GameInfo = super::GameInfo {
     embedded_network,
     bench_depth: 9,
     bench_perft_depth: 6,
+    exact: None,
+    records: &record::FORMATS,
+    param_options: &[],
+    examples,
+    page: PageInfo {
+        board: BoardFamily::Wedges,
+        files: 9,
+        ranks: 9,
+        first: "b",
+        hands: true,
+        pieces: &PIECES,
+        empty: "9/9/9/9/9/9/9/9/9 b - 1",
+    },
+    tools: ToolInfo {
+        fuzz_perft_depth: 3,
+        random_walk_plies: 120,
+        fuzz_positions: &[
+            "4k4/9/4G4/9/9/9/9/9/4K4 b G 1",
+            "4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ],
+    },
 };
+
+/// The pieces of the shogi family as the page shows them (minishogi uses some of them).
+pub const PIECES: [PieceInfo; 14] = [
+    piece("K", "king", "玉", None, None),
+    piece("R", "rook", "飛", Some("+R"), Some("R")),
+    piece("B", "bishop", "角", Some("+B"), Some("B")),
+    piece("G", "gold", "金", None, Some("G")),
+    piece("S", "silver", "銀", Some("+S"), Some("S")),
+    piece("N", "knight", "桂", Some("+N"), Some("N")),
+    piece("L", "lance", "香", Some("+L"), Some("L")),
+    piece("P", "pawn", "歩", Some("+P"), Some("P")),
+    piece("+R", "dragon", "龍", None, Some("R")),
+    piece("+B", "horse", "馬", None, Some("B")),
+    piece("+S", "promoted silver", "成銀", None, Some("S")),
+    piece("+N", "promoted knight", "成桂", None, Some("N")),
+    piece("+L", "promoted lance", "成香", None, Some("L")),
+    piece("+P", "tokin", "と", None, Some("P")),
+];
+
+/// A piece of the shogi family for [`PIECES`].
+const fn piece(
+    letter: &'static str,
+    name: &'static str,
+    kanji: &'static str,
+    next: Option<&'static str>,
+    hand: Option<&'static str>,
+) -> PieceInfo {
+    PieceInfo {
+        letter,
+        name,
+        kanji,
+        next,
+        hand,
+    }
+}
+
+/// Standard shogi's example positions.
+fn examples() -> Vec<Example> {
+    vec![Example {
+        plies: Some(1),
+        ..Example::position(
+            "shogi mate in 1",
+            ExampleKind::Mate,
+            Some("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"),
+        )
+    }]
+}
+
+/// Standard shogi has no exact table.
+impl<V: Variant> HasExactTable for Board<V> {}
 
 /// The shogi network built into the binary (how it was made: `docs/nnue.md`).
 static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {

@@ -10,6 +10,7 @@ use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::moves::Move;
 use crate::core::square::Square;
+use crate::games::info::{GameRecord, RecordFormat};
 
 /// A game as the rest of the engine takes it: the start position and the moves played from it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,8 +21,32 @@ pub struct Record {
     pub moves: Vec<String>,
 }
 
+/// The record formats of standard shogi, as its registry entry declares them: CSA first, so
+/// that KIF takes whatever does not read like CSA.
+pub const FORMATS: [RecordFormat; 2] = [
+    RecordFormat {
+        name: "csa",
+        extension: "csa",
+        write: |sfen, moves| write(Format::Csa, sfen, moves),
+        detect: looks_like_csa,
+        read: read_any,
+    },
+    RecordFormat {
+        name: "kif",
+        extension: "kifu",
+        write: |sfen, moves| write(Format::Kif, sfen, moves),
+        detect: |_| true,
+        read: read_any,
+    },
+];
+
+/// [`read`] as the registry's formats take it: the start and the moves.
+fn read_any(text: &str) -> Result<GameRecord, String> {
+    read(text).map(|r| (r.sfen, r.moves))
+}
+
 /// The record formats of standard shogi.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// CSA V2.2.
     Csa,

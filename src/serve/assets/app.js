@@ -1165,9 +1165,11 @@ function fetchExamples() {
   fetch('/examples.json')
     .then((r) => (r.ok ? r.json() : Promise.reject(new Error('HTTP ' + r.status))))
     .then((ex) => {
-      app.examples = ex.games
-        .map((g, i) => ({ id: 'minishogi-game-' + (i + 1), label: 'minishogi ' + g.label, game: g.game, sfen: g.sfen, moves: g.moves }))
-        .concat(ex.mates.map((m, i) => ({ id: 'minishogi-tsume-' + (i + 1), label: m.label, game: m.game, sfen: m.sfen })));
+      const mini = ex.minishogi || [];
+      app.examples = mini
+        .filter((g) => g.kind === 'game')
+        .map((g, i) => ({ id: 'minishogi-game-' + (i + 1), label: 'minishogi ' + g.label, game: 'minishogi', sfen: g.sfen, moves: g.moves }))
+        .concat(mini.slice(1).filter((m) => m.kind === 'mate').map((m, i) => ({ id: 'minishogi-tsume-' + (i + 1), label: m.label, game: 'minishogi', sfen: m.sfen })));
       buildPresets();
     })
     .catch((e) => showError('cannot read the article positions: ' + e.message));
@@ -1186,7 +1188,7 @@ function usePreset(p) {
     showPosition();
   }
   if (p.solved) {
-    if (app.hello && app.hello.nana_tablebase) {
+    if (app.hello && app.hello.games.some((g) => g.exact && g.exact.loaded)) {
       startMate();
     } else {
       $('mate-result').dataset.result = 'notable';

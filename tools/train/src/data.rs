@@ -2,10 +2,10 @@
 //! position, split into training and validation sets by game.
 
 use rayon::prelude::*;
+use tsubame::commands::datagen::format::{self, Record};
 use tsubame::core::color::Color;
 use tsubame::core::game::Position;
 use tsubame::core::pack::Packable;
-use tsubame::datagen::format::{self, Record};
 use tsubame::games::nana::tablebase::index::INDEXER;
 use tsubame::games::nana::tablebase::{Tablebase, TbValue};
 use tsubame::games::shogi::Variant;

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use tsubame::datagen::{Config, run};
+use tsubame::commands::datagen::{Config, run};
 use tsubame::games::giveandtake::GiveAndTake;
 use tsubame::games::giveandtake::eval::FEATURES;
 use tsubame::nnue::network::SCALE;
@@ -88,7 +88,7 @@ fn the_loader_counts_each_recorded_position_as_the_engine_does() {
     );
     assert!(!samples.validation.is_empty());
     let bytes = std::fs::read(&file).unwrap();
-    let (records, _) = tsubame::datagen::format::read_all::<GiveAndTake>(&bytes).unwrap();
+    let (records, _) = tsubame::commands::datagen::format::read_all::<GiveAndTake>(&bytes).unwrap();
     assert_eq!(
         records.len(),
         samples.train.len() + samples.validation.len()

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use tsubame::datagen::{Config, run};
+use tsubame::commands::datagen::{Config, run};
 use tsubame::games::minishogi::{Mini, Minishogi};
 use tsubame::games::shogi::nnue::Layout;
 use tsubame::nnue::network::{Network, QA, QB, SCALE};

@@ -25,6 +25,7 @@ use super::movegen::MATE_RULE_LEVELS;
 use super::position::Nana;
 use crate::core::game::Position;
 use crate::core::moves::{Move, MoveList};
+use crate::games::info::{ExactTable, ExactValue};
 pub use build::{BuildStats, build, verify};
 use index::{INDEXER, oriented};
 
@@ -99,6 +100,30 @@ impl TbValue {
             TbValue::Win(d) | TbValue::Loss(d) => d,
             TbValue::Draw => 0,
         }
+    }
+}
+
+impl From<TbValue> for ExactValue {
+    fn from(v: TbValue) -> ExactValue {
+        match v {
+            TbValue::Win(d) => ExactValue::Win(d),
+            TbValue::Loss(d) => ExactValue::Loss(d),
+            TbValue::Draw => ExactValue::Draw,
+        }
+    }
+}
+
+impl ExactTable<Nana> for Tablebase {
+    fn probe(&self, pos: &Nana) -> Option<ExactValue> {
+        Tablebase::probe(self, pos).map(ExactValue::from)
+    }
+
+    fn best_move(&self, pos: &Nana) -> Option<Move> {
+        Tablebase::best_move(self, pos).map(|(mv, _)| mv)
+    }
+
+    fn line(&self, pos: &Nana, plies: usize) -> Vec<Move> {
+        self.pv(pos, plies)
     }
 }
 

@@ -3,10 +3,12 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use tsubame::core::game::Position;
-use tsubame::mate::MateGame;
-use tsubame::mate::table::Table;
-use tsubame::mate::{Fallback, MateLimits, MateReport, MateResult, solve_in};
+use crate::core::game::Position;
+use crate::engine::mate_progress;
+use crate::mate::MateGame;
+use crate::mate::table::Table;
+use crate::mate::{Fallback, MateLimits, MateReport, MateResult, solve_in};
+use crate::usi::output::mate_progress_lines;
 
 /// The command-line arguments of `tsubame mate`.
 pub struct Args {
@@ -36,7 +38,7 @@ fn line_text<P: Position>(pos: &P, line: &[P::Move]) -> String {
 /// process's peak resident size so far (Linux; `?` elsewhere), both in MiB.
 fn memory_text(table: &Table) -> String {
     let used = table.bytes() as f64 * f64::from(table.hashfull()) / 1000.0;
-    let peak = tsubame::progress::peak_memory_mib().map_or("?".to_string(), |m| m.to_string());
+    let peak = crate::progress::peak_memory_mib().map_or("?".to_string(), |m| m.to_string());
     format!(
         "{:.0}/{}/{peak}",
         used / (1 << 20) as f64,
@@ -51,9 +53,9 @@ fn run_one<P: MateGame>(
     verbose: bool,
 ) -> MateReport<P::Move> {
     let stop = AtomicBool::new(false);
-    let mut info = |i: &tsubame::mate::MateInfo| {
+    let mut info = |i: &crate::mate::MateInfo| {
         if verbose {
-            for line in tsubame::usi::mate_info_lines(i) {
+            for line in mate_progress_lines(&mate_progress(i)) {
                 eprintln!("{line}");
             }
         }

@@ -8,10 +8,11 @@ use crate::core::color::Color;
 use crate::core::moves::{ListStore, MoveList};
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::{Outcome, RuleOptions};
+use crate::engine::search_setup;
 use crate::games::Game;
 use crate::rng::Rng;
 use crate::search::tt::TranspositionTable;
-use crate::search::{self, Limits, SearchSetup, Shared};
+use crate::search::{self, SearchSetup, Shared};
 
 /// One side of a self-play match.
 #[derive(Clone, Copy, Debug)]
@@ -140,23 +141,11 @@ fn play_game<G: Game>(
             optimum: cfg.movetime,
             maximum: cfg.movetime,
         }));
-        let report = |_: &search::Report<G::Move>| {};
         let setup = SearchSetup {
-            history: &history,
-            rules: *rules,
-            limits: Limits {
-                multipv: 1,
-                ..Limits::default()
-            },
             threads: player.threads,
             pruning: player.pruning,
-            tt: &tables[side.index()],
-            shared: &shared,
-            report: &report,
             nnue: network.as_deref(),
-            histories: None,
-            params: G::default_params(),
-            skill: None,
+            ..search_setup::<G>(&history, *rules, &tables[side.index()], &shared)
         };
         let result = search::with_search_stack(|| search::run(&pos, &setup));
         let Some(mv) = result.best else {

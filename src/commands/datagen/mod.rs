@@ -17,18 +17,19 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
+use super::selfplay::opening;
 use crate::core::color::Color;
 use crate::core::moves::GameMove;
 use crate::core::pack::Packable;
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::{Outcome, RuleOptions};
+use crate::engine::search_setup;
 use crate::games::{Game, GameId, PackableVisitor};
 use crate::progress::Progress;
 use crate::rng::Rng;
 use crate::search::tt::TranspositionTable;
 use crate::search::value::MATE_BOUND;
 use crate::search::{self, Limits, SearchSetup, Shared};
-use crate::selfplay::opening;
 use format::GameResult;
 
 /// What a data-generation run plays.
@@ -101,25 +102,15 @@ fn play_game<G: Game + Packable>(
             break None;
         }
         let shared = Shared::default();
-        let report = |_: &search::Report<G::Move>| {};
         let setup = SearchSetup {
-            history: &history,
-            rules: *rules,
             limits: Limits {
                 depth: cfg.depth,
                 nodes: cfg.nodes,
                 multipv: 1,
                 ..Limits::default()
             },
-            threads: 1,
-            pruning: true,
-            tt,
-            shared: &shared,
-            report: &report,
             nnue: cfg.network.as_deref(),
-            histories: None,
-            params: G::default_params(),
-            skill: None,
+            ..search_setup::<G>(&history, *rules, tt, &shared)
         };
         let result = search::run(&pos, &setup);
         let Some(mv) = result.best else {

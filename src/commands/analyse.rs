@@ -7,10 +7,11 @@ use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::RuleOptions;
+use crate::engine::search_setup;
 use crate::games::Game;
 use crate::search::tt::TranspositionTable;
 use crate::search::value::{MATE, is_mate_score};
-use crate::search::{self, Limits, SearchSetup, Shared};
+use crate::search::{self, SearchSetup, Shared};
 
 /// Describes a score (from the side to move's view) in words, from Black's point of view.
 fn verdict_words(score: i32, side: Color) -> String {
@@ -108,21 +109,9 @@ pub fn analyse<G: Game>(sfen: Option<&str>, moves: &[String], time_ms: u64) -> R
     };
     let network = G::ID.embedded_network();
     let setup = SearchSetup {
-        history: &history,
-        rules: RuleOptions::default(),
-        limits: Limits {
-            multipv: 1,
-            ..Limits::default()
-        },
-        threads: 1,
-        pruning: true,
-        tt: &tt,
-        shared: &shared,
         report: &report,
         nnue: network.as_deref(),
-        histories: None,
-        params: G::default_params(),
-        skill: None,
+        ..search_setup::<G>(&history, RuleOptions::default(), &tt, &shared)
     };
     let result = search::with_search_stack(|| search::run(&pos, &setup));
     std::thread::sleep(Duration::from_millis(1));

@@ -1,8 +1,17 @@
 //! One game in progress: the root position, the moves played from it, and the history of keys.
 
-use super::output::excerpt;
 use crate::core::game::Position;
 use crate::core::repetition::HistoryEntry;
+use crate::core::text::excerpt;
+
+/// Where a position starts: the game's start, or a position of the game written as SFEN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// The game's start position.
+    StartPos,
+    /// A position written in the game's SFEN.
+    Sfen(String),
+}
 
 /// The current position of one game, as set by `position`, with its history for repetition.
 pub struct Session<P: Position> {
@@ -53,45 +62,28 @@ impl<P: Position> Session<P> {
         &self.history
     }
 
-    /// Applies the arguments of a `position` command: `startpos|sfen <SFEN> [moves …]`, under the
-    /// game's rule options `rules` (those that change a game's first position, such as a handicap,
+    /// Sets the position: `start` and then `moves` (in the game's notation), under the game's
+    /// rule options `rules` (those that change a game's first position, such as a handicap,
     /// apply to the position given: [`Position::begin_game`]).
-    /// Words are separated by any ASCII whitespace; `moves` must be a word of its own.
     ///
     /// A malformed position keeps the previous one and returns the error. An illegal or malformed
     /// move stops the list there: the position before it is kept and the error is returned.
-    pub fn set_position(&mut self, args: &str, rules: &P::Rules) -> Result<(), String> {
-        let words: Vec<&str> = args.split_ascii_whitespace().collect();
-        let (setup, rest) = match words.iter().position(|&w| w == "moves") {
-            Some(i) => (&words[..i], Some(&words[i + 1..])),
-            None => (&words[..], None),
-        };
-        let mut base = match setup {
-            ["startpos"] => P::startpos(),
-            ["startpos", extra, ..] => {
-                return Err(format!(
-                    "unexpected '{}' after 'startpos' (only 'moves ...' may follow); position kept",
-                    excerpt(extra, 40)
-                ));
-            }
-            ["sfen", fields @ ..] => {
-                let sfen = fields.join(" ");
-                P::from_sfen(&sfen).map_err(|e| {
-                    format!("bad SFEN '{}': {e}; position kept", excerpt(&sfen, 100))
-                })?
-            }
-            _ => {
-                return Err(format!(
-                    "position needs 'startpos' or 'sfen <SFEN>', got '{}'; position kept",
-                    excerpt(&setup.join(" "), 100)
-                ));
-            }
+    pub fn set_position<S: AsRef<str>>(
+        &mut self,
+        start: &Start,
+        moves: &[S],
+        rules: &P::Rules,
+    ) -> Result<(), String> {
+        let mut base = match start {
+            Start::StartPos => P::startpos(),
+            Start::Sfen(sfen) => P::from_sfen(sfen)
+                .map_err(|e| format!("bad SFEN '{}': {e}; position kept", excerpt(sfen, 100)))?,
         };
         base.begin_game(rules);
         let mut session = Session::at(base);
         let mut result = Ok(());
-        for (i, text) in rest.unwrap_or_default().iter().enumerate() {
-            match session.pos.parse_move(text) {
+        for (i, text) in moves.iter().enumerate() {
+            match session.pos.parse_move(text.as_ref()) {
                 Ok(mv) => session.push(mv),
                 Err(e) => {
                     result = Err(format!(
@@ -133,40 +125,19 @@ mod tests {
     use crate::games::shogi::rules::ShogiRules;
 
     #[test]
-    fn moves_must_be_a_word_of_its_own() {
+    fn a_bad_move_keeps_the_position_before_it() {
         let mut s: Session<Shogi> = Session::new();
-        s.set_position("startpos moves 7g7f", &ShogiRules::default())
-            .unwrap();
-        let after = s.position().to_sfen();
+        let rules = ShogiRules::default();
         let e = s
-            .set_position("startpos moves1g1f", &ShogiRules::default())
+            .set_position(&Start::StartPos, &["7g7f", "3c3d", "7f7f"], &rules)
             .unwrap_err();
-        assert!(e.contains("'moves1g1f'"), "{e}");
-        assert_eq!(s.position().to_sfen(), after, "position kept");
-        assert!(
-            s.set_position("startposmoves 7g7f", &ShogiRules::default())
-                .is_err()
-        );
-        let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
-        assert!(
-            s.set_position(&format!("sfen {sfen} moves7g7f"), &ShogiRules::default())
-                .is_err()
-        );
-        assert_eq!(s.position().to_sfen(), after);
-    }
-
-    #[test]
-    fn tabs_separate_words_as_spaces_do() {
-        let mut s: Session<Shogi> = Session::new();
-        let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL\tb - 1";
-        s.set_position(
-            &format!("sfen\t{sfen}\tmoves\t7g7f \t3c3d"),
-            &ShogiRules::default(),
-        )
-        .unwrap();
+        assert!(e.starts_with("move 3 "), "{e}");
         assert_eq!(s.history().len(), 3);
-        s.set_position("startpos\tmoves\t2g2f", &ShogiRules::default())
-            .unwrap();
-        assert_eq!(s.history().len(), 2);
+        let before = s.position().to_sfen();
+        assert!(
+            s.set_position(&Start::Sfen("9/9 b - 1".into()), &[] as &[&str], &rules)
+                .is_err()
+        );
+        assert_eq!(s.position().to_sfen(), before, "position kept");
     }
 }

@@ -1,0 +1,246 @@
+//! What a game declares besides its rules: the registry entry ([`GameInfo`]) and the
+//! capabilities that only some games have. The programs (the engine, the USI loop, the page, the
+//! commands, the tools) iterate over these; none of them names a game.
+//!
+//! - an exact table ([`ExactInfo`], typed probing through [`ExactTable`]): a game solved by
+//!   retrograde analysis is played and mated from its table;
+//! - record formats ([`RecordFormat`]) besides the USI `position` line every game has;
+//! - engine options that the game parses into its own search parameters ([`ParamOption`]);
+//! - example positions ([`Example`]): the rules' and articles' games, mates and positions;
+//! - how the page draws the game ([`PageInfo`]);
+//! - the settings of the test tools ([`ToolInfo`]).
+
+use std::any::Any;
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::core::game::Position;
+use crate::core::search_params::SearchParams;
+use crate::nnue::network::Network;
+
+/// What the engine needs to know of a game besides its type: names, board, network, data and
+/// its capabilities.
+#[derive(Debug)]
+pub struct GameInfo {
+    /// Other names accepted for it (case is ignored for all).
+    pub aliases: &'static [&'static str],
+    /// The name for people (`--help`, the page).
+    pub title: &'static str,
+    /// Ranks of the board: how a bare SFEN tells the game (`tsubame mate`).
+    pub ranks: usize,
+    /// The network built into the binary, if the game has one.
+    pub embedded_network: fn() -> Option<Arc<Network>>,
+    /// Depth of the signature bench's search of the game's positions (`tsubame bench`).
+    pub bench_depth: i32,
+    /// Depth of `tsubame bench perft` from the game's start position.
+    pub bench_perft_depth: u32,
+    /// The game's exact table, when it is solved.
+    pub exact: Option<ExactInfo>,
+    /// Record formats of the game besides the USI `position` line (KIF and CSA for shogi).
+    pub records: &'static [RecordFormat],
+    /// Engine options the game declares and parses itself.
+    pub param_options: &'static [ParamOption],
+    /// The positions the page offers one click away, and the tests check.
+    pub examples: fn() -> Vec<Example>,
+    /// How the page draws the game.
+    pub page: PageInfo,
+    /// The settings of the fuzzer and the match runner for the game.
+    pub tools: ToolInfo,
+}
+
+/// A game's solved table: how it is made, named and loaded. Probing it is typed, through
+/// [`ExactTable`] ([`crate::games::Game::exact_table`]).
+#[derive(Debug, Clone, Copy)]
+pub struct ExactInfo {
+    /// The USI option that names the table's file (`type filename`, empty for none).
+    pub option: &'static str,
+    /// The command-line flag of `tsubame serve` that names the file (without the dashes).
+    pub flag: &'static str,
+    /// The file `tsubame solve` writes by default.
+    pub default_file: &'static str,
+    /// Reads a table file, checking that it is one of this game (the error says why not).
+    pub load: fn(&Path) -> Result<AnyTable, String>,
+    /// Builds the table (progress bars on standard error when the flag is set), verifies it,
+    /// writes it to the path if one is given, and returns the report lines.
+    pub solve: fn(Option<&Path>, bool) -> Result<Vec<String>, String>,
+}
+
+/// A loaded exact table of some game, as the engine holds it; the game reads it back as its own
+/// type ([`crate::games::Game::exact_table`]).
+pub type AnyTable = Arc<dyn Any + Send + Sync>;
+
+/// The value of a position in a solved game, for the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum ExactValue {
+    /// The side to move mates in this many plies.
+    Win(u32),
+    /// The side to move is mated in this many plies (0: it has no legal move).
+    Loss(u32),
+    /// Neither side can force a win.
+    Draw,
+}
+
+impl ExactValue {
+    /// Plies to the end of the game with best play (0 for a draw).
+    pub fn distance(self) -> u32 {
+        match self {
+            ExactValue::Win(d) | ExactValue::Loss(d) => d,
+            ExactValue::Draw => 0,
+        }
+    }
+}
+
+/// A solved table of the game `P`, probed position by position.
+pub trait ExactTable<P: Position>: Send + Sync {
+    /// The value of `pos`, when the table holds it.
+    fn probe(&self, pos: &P) -> Option<ExactValue>;
+    /// The best move of `pos` (the fastest win, the slowest loss, a move keeping the draw).
+    fn best_move(&self, pos: &P) -> Option<P::Move>;
+    /// The best line from `pos`, at most `plies` long.
+    fn line(&self, pos: &P, plies: usize) -> Vec<P::Move>;
+}
+
+/// How a game reads a loaded exact table as its own: every game implements it in its folder, a
+/// solved one overriding [`HasExactTable::exact_table`].
+pub trait HasExactTable: Position {
+    /// A loaded exact table ([`ExactInfo::load`]) read as this game's, if it is one.
+    fn exact_table(_table: &AnyTable) -> Option<&dyn ExactTable<Self>> {
+        None
+    }
+}
+
+/// A game read from a record: its start position (SFEN) and its moves (USI).
+pub type GameRecord = (String, Vec<String>);
+
+/// A record format of a game (besides the USI `position` line that every game has).
+#[derive(Debug, Clone, Copy)]
+pub struct RecordFormat {
+    /// Its name in lower case, as the page and `tsubame record --format` name it (`kif`).
+    pub name: &'static str,
+    /// The file extension of its files (without the dot).
+    pub extension: &'static str,
+    /// Writes the game of an SFEN (or `startpos`) and its USI moves.
+    pub write: fn(&str, &[String]) -> Result<String, String>,
+    /// Whether a text is in this format; the last format of a game takes what the others left.
+    pub detect: fn(&str) -> bool,
+    /// Reads a record: its start position (SFEN) and its USI moves.
+    pub read: fn(&str) -> Result<GameRecord, String>,
+}
+
+/// An engine option that a game declares and parses itself into its own search parameters
+/// (Give and Take's evaluation weights).
+#[derive(Debug, Clone, Copy)]
+pub struct ParamOption {
+    /// The option's name (`setoption name …`).
+    pub name: &'static str,
+    /// Its `option name …` line for the `usi` answer.
+    pub declaration: fn() -> String,
+    /// The search parameters with the option's value written into them, or why the value is
+    /// refused.
+    pub apply: fn(&str, SearchParams) -> Result<SearchParams, String>,
+}
+
+/// What an example position is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ExampleKind {
+    /// A whole game: its start and its moves.
+    Game,
+    /// A mate problem: the side to move mates.
+    Mate,
+    /// A position that shows a rule.
+    Position,
+}
+
+/// A position the page offers one click away.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Example {
+    /// Its short name for a button.
+    pub label: String,
+    /// What it is.
+    pub kind: ExampleKind,
+    /// The start position (an SFEN of the game), or `None` for the game's start.
+    pub sfen: Option<String>,
+    /// Moves played from it (USI).
+    pub moves: Vec<String>,
+    /// The mate's length in plies, for a mate problem.
+    pub plies: Option<u32>,
+    /// The example is answered from the game's exact table (the page says when the server has
+    /// none).
+    pub exact: bool,
+}
+
+impl Example {
+    /// An example position with no moves.
+    pub fn position(label: &str, kind: ExampleKind, sfen: Option<&str>) -> Example {
+        Example {
+            label: label.to_string(),
+            kind,
+            sfen: sfen.map(str::to_string),
+            moves: Vec::new(),
+            plies: None,
+            exact: false,
+        }
+    }
+}
+
+/// The family of boards a game is drawn on: each family has its drawing code in the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BoardFamily {
+    /// Wedge-shaped pieces pointing at the opponent on a board of plain squares, with pieces in
+    /// hand and promotion.
+    Wedges,
+    /// Cubes that show one face and turn to the next after each move, dropped from the hand.
+    Cubes,
+    /// Discs (men and kings) on a board of dark and light squares, captures along routes.
+    Discs,
+}
+
+/// A kind of piece as the page shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PieceInfo {
+    /// Its letter in the SFEN as the side that moves first writes it (upper case), with `+`
+    /// before a promoted piece's.
+    pub letter: &'static str,
+    /// Its name for people (English).
+    pub name: &'static str,
+    /// Its name in kanji (two characters for promoted pieces), where the game has one.
+    pub kanji: &'static str,
+    /// The letter of the piece it promotes to, or the face it turns to after a move (cubes).
+    pub next: Option<&'static str>,
+    /// The letter it is held in hand as once captured (`None`: never in hand).
+    pub hand: Option<&'static str>,
+}
+
+/// How the page draws a game and takes its moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PageInfo {
+    /// The board family, which picks the page's drawing code.
+    pub board: BoardFamily,
+    /// Files of the board.
+    pub files: u8,
+    /// Ranks of the board.
+    pub ranks: u8,
+    /// The side that moves first, drawn at the bottom (`"b"` Black, `"w"` White).
+    pub first: &'static str,
+    /// Whether the game has pieces in hand (drops).
+    pub hands: bool,
+    /// The kinds of piece, as the side that moves first writes them.
+    pub pieces: &'static [PieceInfo],
+    /// The SFEN of an empty board with Black to move, for the editor's "clear".
+    pub empty: &'static str,
+}
+
+/// What the fuzzer and the match runner use of a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToolInfo {
+    /// Deepest `go perft` whose count the fuzzer checks (kept cheap).
+    pub fuzz_perft_depth: u32,
+    /// Longest random walk from the start when the fuzzer makes positions.
+    pub random_walk_plies: usize,
+    /// Positions worth fuzzing that a random walk rarely reaches (mates in one, mated kings).
+    pub fuzz_positions: &'static [&'static str],
+}
