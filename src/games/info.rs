@@ -111,6 +111,34 @@ pub trait HasExactTable: Position {
     }
 }
 
+/// What a match runner asks of a game beyond its rules: CSA notation for its records, a material
+/// balance to reject lopsided random openings, and the 24-point impasse adjudication. Every game
+/// implements it in its folder; the defaults suit a game without these.
+pub trait MatchSupport: Position {
+    /// The position as a CSA v2.2 start position (`PI` or `P1`… lines, hands, side to move), for
+    /// a game that CSA can record.
+    fn csa_position(&self) -> Option<String> {
+        None
+    }
+
+    /// A legal move of this position in CSA notation (`+7776FU`).
+    fn csa_move(&self, _mv: Self::Move) -> Option<String> {
+        None
+    }
+
+    /// Material of the side to move minus the opponent's (board and hand, in pawns), used to
+    /// reject lopsided random openings; `None` when the game has no such measure.
+    fn material_balance(&self) -> Option<i32> {
+        None
+    }
+
+    /// The 24-point impasse adjudication: once both kings stand in the enemy camp, a player with
+    /// fewer than 24 points loses (`Some(Some(winner))`), else it is a draw (`Some(None)`).
+    fn impasse_24(&self) -> Option<Option<crate::core::color::Color>> {
+        None
+    }
+}
+
 /// A game read from a record: its start position (SFEN) and its moves (USI).
 pub type GameRecord = (String, Vec<String>);
 

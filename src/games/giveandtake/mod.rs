@@ -91,3 +91,6 @@ fn examples() -> Vec<Example> {
 }
 
 impl HasExactTable for GiveAndTake {}
+
+/// Give and Take has no CSA notation, material balance or impasse.
+impl crate::games::info::MatchSupport for GiveAndTake {}

@@ -200,3 +200,11 @@ impl Variant for Mini {
         pos.begin_extra_moves(rules.extra_moves);
     }
 }
+
+impl crate::games::info::MatchSupport for Minishogi {
+    fn material_balance(&self) -> Option<i32> {
+        Some(crate::games::shogi::adjudication::material_balance::<Mini>(
+            self,
+        ))
+    }
+}

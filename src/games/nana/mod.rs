@@ -107,6 +107,9 @@ fn examples() -> Vec<Example> {
     ]
 }
 
+/// Nana shogi has no CSA notation, material balance or impasse.
+impl crate::games::info::MatchSupport for Nana {}
+
 impl HasExactTable for Nana {
     fn exact_table(table: &AnyTable) -> Option<&dyn ExactTable<Nana>> {
         table

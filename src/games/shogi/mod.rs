@@ -3,6 +3,7 @@
 //! The family shares pieces, moves, drops and their restrictions; a [`Variant`] fixes the board size,
 //! the promotion zone, the piece set and the start position.
 
+pub mod adjudication;
 pub mod attacks;
 pub mod eval;
 mod mate1;

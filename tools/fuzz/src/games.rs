@@ -26,12 +26,7 @@ impl FuzzGame for Game {
     }
 
     fn perft_depth(self) -> u32 {
-        match self {
-            Game::Shogi => 3,
-            Game::Minishogi => 4,
-            Game::Nanashogi => 5,
-            Game::GiveAndTake => 4,
-        }
+        self.info().tools.fuzz_perft_depth
     }
 }
 

@@ -640,9 +640,20 @@ impl Gen {
         s
     }
 
+    /// An exact table's option (of a game of the registry that has one) set to `value`, then a
+    /// search and a mate search of the start position, and the option emptied again.
     fn tablebase(&mut self, s: &mut Step, value: &str) {
-        s.push(send("setoption name USI_Variant value nanashogi"));
-        s.push(send(format!("setoption name NanaTablebase value {value}")));
+        let Some((game, exact)) = Game::with_exact_tables().next() else {
+            return;
+        };
+        s.push(send(format!(
+            "setoption name USI_Variant value {}",
+            game.name()
+        )));
+        s.push(send(format!(
+            "setoption name {} value {value}",
+            exact.option
+        )));
         s.push(send("isready"));
         s.push(send("position startpos"));
         s.push(send(if self.rng.chance(50) {
@@ -650,7 +661,10 @@ impl Gen {
         } else {
             "go mate 100"
         }));
-        s.push(send("setoption name NanaTablebase value <empty>"));
+        s.push(send(format!(
+            "setoption name {} value <empty>",
+            exact.option
+        )));
     }
 
     fn sleep(&mut self, max_ms: u64) -> Action {
@@ -988,25 +1002,9 @@ impl Gen {
 /// Random positions of `game`, positions with a mate in one, and mated positions.
 fn make_pool(rng: &mut Rng, game: Game) -> Pool {
     let mut pool = Pool::default();
-    let hand_made: &[&str] = match game {
-        Game::Shogi => &[
-            "4k4/9/4G4/9/9/9/9/9/4K4 b G 1",
-            "4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1",
-            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-        ],
-        Game::Minishogi => &["2k2/5/2G2/5/K4 b G 1", "2k2/2G2/2G2/5/K4 w - 1"],
-        Game::Nanashogi => &[],
-        Game::GiveAndTake => &[
-            "1K6/8/8/K7/k7/K7/8/8 b a3 4",
-            "8/4m3/8/4K3/8/4m3/2m3m1/8 w - 1",
-        ],
-    };
-    let max_len = match game {
-        Game::Shogi => 120,
-        Game::Minishogi => 40,
-        Game::Nanashogi => 16,
-        Game::GiveAndTake => 80,
-    };
+    let tools = game.info().tools;
+    let hand_made = tools.fuzz_positions;
+    let max_len = tools.random_walk_plies;
     for s in hand_made {
         if let Some(p) = game.parse_sfen(s) {
             classify_pool(&mut pool, &p);

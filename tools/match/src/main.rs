@@ -8,14 +8,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
 
-use tsubame::core::rules::parse_choice;
-use tsubame::games::minishogi::Minishogi;
-use tsubame::games::minishogi::rules::{MINI_JISHOGI_CHOICES, MINI_REPETITION_CHOICES, MiniRules};
-use tsubame::games::shogi::Shogi;
-use tsubame::games::shogi::rules::{ENTERING_KING_CHOICES, ShogiRules};
 use tsubame::games::{EveryGameRules, Game, GameId};
 use tsubame_match::engine::EngineConfig;
-use tsubame_match::games::{GameExt, GameFn};
+use tsubame_match::games::GameFn;
 use tsubame_match::referee::{Adjudication, GameSettings, TimeControl};
 use tsubame_match::runner::{self, MatchConfig, OpeningSource, Summary};
 use tsubame_match::stats::Sprt;
@@ -39,7 +34,7 @@ struct Cli {
     each: Vec<String>,
 
     /// The game.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = GameId::Shogi)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = GameId::DEFAULT)]
     game: GameId,
 
     /// Main time per player in milliseconds (with --byoyomi or --inc; 0 with neither means
@@ -140,17 +135,11 @@ struct Cli {
     #[arg(long, value_name = "PLIES", default_value_t = 512)]
     max_plies: u32,
 
-    /// Shogi entering-king rule: CSARule27, CSARule24 or NoEnteringKing.
-    #[arg(long, value_name = "RULE", default_value = "CSARule27")]
-    entering_king: String,
-
-    /// Minishogi repetition rule: initiator, sente-loses or first-mover-loses.
-    #[arg(long, value_name = "RULE", default_value = "initiator")]
-    minishogi_repetition: String,
-
-    /// Minishogi jishogi rule: draw or count.
-    #[arg(long, value_name = "RULE", default_value = "draw")]
-    minishogi_jishogi: String,
+    /// A rule option of the games, as the engine declares it (repeatable; default: the
+    /// engine's defaults), e.g. `--rule EnteringKingRule=CSARule24`. The referee judges by it
+    /// and the engines that announce the option are sent it.
+    #[arg(long = "rule", value_name = "NAME=VALUE", action = ArgAction::Append)]
+    rules: Vec<String>,
 
     /// Adjudicate a win when both engines agree, for --resign-moves moves each, that one side
     /// leads by at least this many centipawns.
@@ -193,13 +182,6 @@ struct Cli {
     quiet: bool,
 }
 
-fn choice<T: Copy>(what: &str, text: &str, choices: &[(&str, T)]) -> Result<T, String> {
-    parse_choice(text, choices).ok_or_else(|| {
-        let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
-        format!("unknown {what} '{text}' ({})", names.join(", "))
-    })
-}
-
 fn config(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<MatchConfig, String> {
     let game = cli.game;
     let mut engines = Vec::new();
@@ -230,27 +212,30 @@ fn config(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<MatchConfig, Strin
     };
     let mut rules = EveryGameRules::default();
     rules.max_moves_to_draw = cli.max_plies;
-    *Shogi::rules_in_mut(&mut rules) = ShogiRules {
-        entering_king: choice(
-            "entering-king rule",
-            &cli.entering_king,
-            &ENTERING_KING_CHOICES,
-        )?,
-    };
-    *Minishogi::rules_in_mut(&mut rules) = MiniRules {
-        repetition: choice(
-            "minishogi repetition rule",
-            &cli.minishogi_repetition,
-            &MINI_REPETITION_CHOICES,
-        )?,
-        jishogi: choice(
-            "minishogi jishogi rule",
-            &cli.minishogi_jishogi,
-            &MINI_JISHOGI_CHOICES,
-        )?,
-        // Extra-move handicap games (levels 2 and 6) are not played by the runner.
-        extra_moves: 0,
-    };
+    let mut rule_values = Vec::new();
+    for rule in &cli.rules {
+        let (name, value) = rule
+            .split_once('=')
+            .ok_or_else(|| format!("--rule {rule}: give NAME=VALUE"))?;
+        let option = EveryGameRules::options(&GameId::ALL)
+            .into_iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
+            .ok_or_else(|| {
+                let names: Vec<&str> = EveryGameRules::options(&GameId::ALL)
+                    .iter()
+                    .map(|o| o.name)
+                    .collect();
+                format!(
+                    "--rule {rule}: no game has the rule option '{name}' ({})",
+                    names.join(", ")
+                )
+            })?;
+        rules
+            .set(option.name, value.trim())
+            .map_err(|e| format!("--rule {rule}: {e}"))?;
+        rule_values.retain(|(n, _): &(String, String)| n != option.name);
+        rule_values.push((option.name.to_string(), value.trim().to_string()));
+    }
     let sprt = Sprt {
         elo0: cli.elo0,
         elo1: cli.elo1,
@@ -299,6 +284,7 @@ fn config(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<MatchConfig, Strin
             nodes_timeout_ms: cli.nodes_timeout,
             ready_timeout: Duration::from_millis(cli.ready_timeout),
             rules,
+            rule_values,
             adjudication: Adjudication {
                 resign: cli.resign_score.map(|cp| (cp, cli.resign_moves)),
                 draw: cli
@@ -329,7 +315,7 @@ struct RunMatch {
 
 impl GameFn for RunMatch {
     type Output = Result<Summary, String>;
-    fn call<P: GameExt>(self) -> Self::Output {
+    fn call<P: Game>(self) -> Self::Output {
         runner::run::<P>(self.cfg, self.stop)
     }
 }

@@ -7,7 +7,7 @@ use tsubame::core::repetition::HistoryEntry;
 use tsubame::core::rules::RuleOptions;
 use tsubame::rng::Rng;
 
-use crate::games::GameExt;
+use tsubame::games::Game;
 
 /// A start position and the moves played from it before the engines take over.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,7 +123,7 @@ pub fn read_file<P: Position>(
 /// `index`. A move that ends the game is never chosen, and an opening whose material balance
 /// differs by more than `max_imbalance` pawns is drawn again (up to a bound, after which the most
 /// balanced one found is kept).
-pub fn random<P: GameExt>(
+pub fn random<P: Game>(
     plies: usize,
     seed: u64,
     index: u64,
@@ -149,7 +149,7 @@ pub fn random<P: GameExt>(
     })
 }
 
-fn try_random<P: GameExt>(
+fn try_random<P: Game>(
     plies: usize,
     rng: &mut Rng,
     rules: &RuleOptions<P::Rules>,
@@ -193,6 +193,7 @@ fn try_random<P: GameExt>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tsubame::games::MatchSupport;
     use tsubame::games::minishogi::Minishogi;
     use tsubame::games::shogi::Shogi;
 

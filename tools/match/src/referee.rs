@@ -12,9 +12,8 @@ use tsubame::core::rules::{EndReason, Outcome, Verdict};
 use tsubame::games::EveryGameRules;
 
 use crate::engine::{Engine, WaitError};
-use crate::games::GameExt;
 use crate::openings::Opening;
-use tsubame::games::shogi::record::csa_color;
+use tsubame::games::Game;
 
 /// The time control of a match.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -86,6 +85,9 @@ pub struct GameSettings {
     pub ready_timeout: Duration,
     /// The game's rule options (the move limit is `max_moves_to_draw`).
     pub rules: EveryGameRules,
+    /// The rule options given (name and value, as the engines declare them), sent to every
+    /// engine that announces them; the others go at the engine's default.
+    pub rule_values: Vec<(String, String)>,
     /// Optional adjudications.
     pub adjudication: Adjudication,
 }
@@ -281,7 +283,7 @@ struct Fault {
 
 /// Plays one game. `engines` are Black's and White's. Engines found broken (crashed, silent) are
 /// marked so; the caller replaces them before the next game.
-pub fn play_game<P: GameExt>(
+pub fn play_game<P: Game>(
     opening: &Opening,
     engines: [&mut Engine; 2],
     settings: &GameSettings,
@@ -455,7 +457,7 @@ enum Turn<M> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn engine_turn<P: GameExt>(
+fn engine_turn<P: Game>(
     pos: &P,
     side: Color,
     engines: &mut [&mut Engine; 2],
@@ -638,7 +640,7 @@ fn adjudicate_scores(
 
 /// The CSA v2.2 record of a game, for games CSA can record.
 #[allow(clippy::too_many_arguments)]
-fn csa_record<P: GameExt>(
+fn csa_record<P: Game>(
     root: &P,
     opening: &Opening,
     moves: &[String],
@@ -688,7 +690,10 @@ fn csa_record<P: GameExt>(
         let _ = writeln!(out, "T{}", time.unwrap_or(0) / 1000);
         pos.play(mv);
     }
-    let mover = csa_color(final_side);
+    let mover = match final_side {
+        Color::Black => '+',
+        Color::White => '-',
+    };
     let end = match reason {
         Reason::Checkmate => "%TSUMI".to_string(),
         Reason::NoLegalMove | Reason::Resignation | Reason::AdjudicatedWin => "%TORYO".into(),

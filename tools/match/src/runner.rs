@@ -16,11 +16,12 @@ use tsubame::core::color::Color;
 use tsubame::rng::Rng;
 
 use crate::engine::{Engine, EngineConfig, ProtocolLog};
-use crate::games::{GameExt, first_mover};
+use crate::games::first_mover;
 use crate::openings::{self, Opening};
 use crate::referee::{self, CsaHeader, GameResult, GameSettings, Played, Reason};
 use crate::stats::{Pentanomial, Sprt, SprtState, Trinomial, fmt_elo, fmt_margin};
-use tsubame::games::GameId;
+use tsubame::games::Game;
+use tsubame::games::{EveryGameRules, GameId};
 
 /// Where the openings come from.
 #[derive(Clone, Debug)]
@@ -130,49 +131,31 @@ struct Record {
     played: Played,
 }
 
-/// Options sent to every engine: the game and the rule options, the latter only to engines that
+/// Options sent to every engine: the game (to an engine that announces it when the game is the
+/// default one, which every shogi engine plays), `MaxMovesToDraw`, and the rule options of the
+/// game played (their values as given, else their defaults), the latter only to engines that
 /// announce them.
 fn game_options(cfg: &MatchConfig) -> Vec<(String, String, bool)> {
-    let r = &cfg.settings.rules;
-    let shogi = r.of::<Shogi>().game;
-    let mini = r.of::<Minishogi>().game;
-    fn pick<T: PartialEq>(choices: &[(&str, T)], v: T) -> String {
-        choices
+    let s = &cfg.settings;
+    let mut v = vec![
+        (
+            "USI_Variant".to_string(),
+            cfg.game.name().to_string(),
+            cfg.game == GameId::DEFAULT,
+        ),
+        (
+            "MaxMovesToDraw".into(),
+            s.rules.max_moves_to_draw.to_string(),
+            true,
+        ),
+    ];
+    for option in EveryGameRules::options(&[cfg.game]) {
+        let value = s
+            .rule_values
             .iter()
-            .find(|(_, c)| *c == v)
-            .map(|(n, _)| n.to_string())
-            .unwrap_or_default()
-    }
-    use tsubame::games::minishogi::Minishogi;
-    use tsubame::games::minishogi::rules::{MINI_JISHOGI_CHOICES, MINI_REPETITION_CHOICES};
-    use tsubame::games::shogi::Shogi;
-    use tsubame::games::shogi::rules::ENTERING_KING_CHOICES;
-    let mut v = vec![(
-        "USI_Variant".to_string(),
-        cfg.game.name().to_string(),
-        cfg.game == GameId::Shogi,
-    )];
-    v.push((
-        "EnteringKingRule".into(),
-        pick(&ENTERING_KING_CHOICES, shogi.entering_king),
-        true,
-    ));
-    v.push((
-        "MaxMovesToDraw".into(),
-        r.max_moves_to_draw.to_string(),
-        true,
-    ));
-    if cfg.game == GameId::Minishogi {
-        v.push((
-            "MinishogiRepetition".into(),
-            pick(&MINI_REPETITION_CHOICES, mini.repetition),
-            true,
-        ));
-        v.push((
-            "MinishogiJishogi".into(),
-            pick(&MINI_JISHOGI_CHOICES, mini.jishogi),
-            true,
-        ));
+            .find(|(n, _)| n == option.name)
+            .map_or(option.default.to_string(), |(_, v)| v.clone());
+        v.push((option.name.to_string(), value, true));
     }
     v
 }
@@ -219,7 +202,7 @@ pub fn utc_text(t: SystemTime) -> String {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn worker<P: GameExt>(
+fn worker<P: Game>(
     index: usize,
     cfg: Arc<MatchConfig>,
     names: Arc<Vec<String>>,
@@ -344,7 +327,7 @@ pub struct Summary {
 }
 
 /// Runs a match of game `P` to the end, an SPRT decision, or `hard_stop`.
-pub fn run<P: GameExt>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<Summary, String> {
+pub fn run<P: Game>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<Summary, String> {
     let cfg = Arc::new(cfg);
     fs::create_dir_all(&cfg.out_dir)
         .map_err(|e| format!("cannot create {}: {e}", cfg.out_dir.display()))?;
@@ -421,7 +404,8 @@ pub fn run<P: GameExt>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<S
         "game\topening\tblack\twhite\tresult\treason\tplies\tdetail\tposition"
     );
     let csa_dir = cfg.out_dir.join("csa");
-    if cfg.game == GameId::Shogi {
+    let records_csa = P::startpos().csa_position().is_some();
+    if records_csa {
         fs::create_dir_all(&csa_dir)
             .map_err(|e| format!("cannot create {}: {e}", csa_dir.display()))?;
     }
@@ -624,7 +608,7 @@ pub fn run<P: GameExt>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<S
         format!(
             "Records: {}{}",
             cfg.out_dir.join("results.tsv").display(),
-            if cfg.game == GameId::Shogi {
+            if records_csa {
                 format!(", CSA files in {}", csa_dir.display())
             } else {
                 String::new()

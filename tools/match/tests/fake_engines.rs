@@ -350,8 +350,8 @@ fn declaration_is_judged_by_the_entering_king_rule() {
             "2",
             "--byoyomi",
             "2000",
-            "--entering-king",
-            "CSARule24",
+            "--rule",
+            "EnteringKingRule=CSARule24",
         ],
     );
     assert_eq!(
@@ -405,8 +405,8 @@ fn repetition_follows_each_games_rules() {
                 "2",
                 "--byoyomi",
                 "2000",
-                "--minishogi-repetition",
-                rule,
+                "--rule",
+                &format!("MinishogiRepetition={rule}"),
             ],
         );
         assert!(
