@@ -15,6 +15,7 @@ mod exact;
 mod go;
 mod jobs;
 pub mod options;
+pub mod record;
 mod session;
 pub mod tables;
 

@@ -8,6 +8,8 @@ use super::protocol::ServerMsg;
 use super::state::check;
 use crate::core::game::Position;
 use crate::core::text::excerpt;
+use crate::engine::Start;
+use crate::engine::record::{position_args, position_text};
 use crate::games::GameId;
 
 /// The `record` answer: the game of `game`, `sfen` (or `startpos`) and `moves` in `format`.
@@ -56,15 +58,7 @@ pub fn write(
 
 /// The USI record the page writes: a comment naming the game, then the `position` line.
 fn usi_record(game: GameId, sfen: &str, moves: &[String]) -> String {
-    let mut position = if sfen.trim() == "startpos" {
-        "startpos".to_string()
-    } else {
-        format!("sfen {}", sfen.trim())
-    };
-    if !moves.is_empty() {
-        position.push_str(" moves ");
-        position.push_str(&moves.join(" "));
-    }
+    let position = position_text(sfen, moves);
     format!("# tsubame game: {}\nposition {position}\n", game.name())
 }
 
@@ -117,24 +111,15 @@ pub fn load(id: Option<Number>, text: &str, hint: Option<&str>) -> Result<Server
     })
 }
 
-/// Reads `position startpos|sfen … [moves …]`: the game (named, else told from the SFEN), the
-/// start (`startpos` or an SFEN) and the moves.
+/// Reads a `position` line: the game (named, else told from the SFEN), the start (`startpos` or
+/// an SFEN) and the moves.
 fn usi_line(line: &str, named: Option<&str>) -> Result<(GameId, String, Vec<String>), String> {
-    let words: Vec<&str> = line.split_whitespace().skip(1).collect();
-    let end = words
-        .iter()
-        .position(|w| *w == "moves")
-        .unwrap_or(words.len());
-    let sfen = match words.first() {
-        Some(&"startpos") if end == 1 => "startpos".to_string(),
-        Some(&"sfen") if end > 1 => words[1..end].join(" "),
-        _ => {
-            return Err(
-                "the position line must read 'position startpos' or 'position sfen …'".into(),
-            );
-        }
+    let args = line.trim().strip_prefix("position").unwrap_or(line);
+    let (start, moves) = position_args(args)?;
+    let sfen = match start {
+        Start::StartPos => "startpos".to_string(),
+        Start::Sfen(sfen) => sfen,
     };
-    let moves = words.get(end + 1..).unwrap_or(&[]);
     let game = match named {
         Some(name) => GameId::parse(name)
             .filter(|g| g.name() == name)
@@ -147,7 +132,7 @@ fn usi_line(line: &str, named: Option<&str>) -> Result<(GameId, String, Vec<Stri
             .find(|&g| crate::dispatch!(g, G => G::from_sfen(&sfen).is_ok()))
             .ok_or("the SFEN is of none of the games")?,
     };
-    Ok((game, sfen, moves.iter().map(|m| m.to_string()).collect()))
+    Ok((game, sfen, moves))
 }
 
 #[cfg(test)]

@@ -19,7 +19,8 @@ use std::sync::mpsc;
 
 use crate::core::search_params;
 use crate::core::text::excerpt;
-use crate::engine::{ENGINE_NAME, Engine, Event, Events, SetResult, Start};
+use crate::engine::record::position_args;
+use crate::engine::{ENGINE_NAME, Engine, Event, Events, SetResult};
 pub use go::KEYWORDS as GO_KEYWORDS;
 pub use output::Output;
 
@@ -114,7 +115,7 @@ impl Usi {
             "setoption" => self.setoption(rest),
             "position" => {
                 self.engine.finish();
-                let result = parse_position(rest).and_then(|(start, moves)| {
+                let result = position_args(rest).and_then(|(start, moves)| {
                     self.engine
                         .set_position(&start, &moves)
                         .map_err(|e| e.to_string())
@@ -236,34 +237,6 @@ impl Usi {
         }
         self.engine.go(params);
     }
-}
-
-/// Reads the arguments of `position`: `startpos|sfen <SFEN> [moves …]`, words separated by any
-/// ASCII whitespace, `moves` a word of its own. The error says what is wrong (the engine then
-/// keeps its position).
-fn parse_position(args: &str) -> Result<(Start, Vec<String>), String> {
-    let words: Vec<&str> = args.split_ascii_whitespace().collect();
-    let (setup, rest) = match words.iter().position(|&w| w == "moves") {
-        Some(i) => (&words[..i], &words[i + 1..]),
-        None => (&words[..], &[][..]),
-    };
-    let start = match setup {
-        ["startpos"] => Start::StartPos,
-        ["startpos", extra, ..] => {
-            return Err(format!(
-                "unexpected '{}' after 'startpos' (only 'moves ...' may follow); position kept",
-                excerpt(extra, 40)
-            ));
-        }
-        ["sfen", fields @ ..] => Start::Sfen(fields.join(" ")),
-        _ => {
-            return Err(format!(
-                "position needs 'startpos' or 'sfen <SFEN>', got '{}'; position kept",
-                excerpt(&setup.join(" "), 100)
-            ));
-        }
-    };
-    Ok((start, rest.iter().map(|m| m.to_string()).collect()))
 }
 
 /// The words of `setoption`'s arguments: `name <id> [value <x>]` gives the name and the value (empty
@@ -407,30 +380,13 @@ mod tests {
     }
 
     #[test]
-    fn moves_must_be_a_word_of_its_own() {
-        let (start, moves) = parse_position("startpos moves 7g7f").unwrap();
-        assert_eq!((start, moves), (Start::StartPos, vec!["7g7f".to_string()]));
-        let e = parse_position("startpos moves1g1f").unwrap_err();
-        assert!(e.contains("'moves1g1f'"), "{e}");
-        assert!(parse_position("startposmoves 7g7f").is_err());
+    fn a_bad_position_line_keeps_the_position() {
         let (mut u, _) = engine();
         u.handle("position startpos moves 7g7f");
         let after = u.engine().sfen();
         let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
         u.handle(&format!("position sfen {sfen} moves7g7f"));
         assert_eq!(u.engine().sfen(), after, "position kept");
-    }
-
-    #[test]
-    fn tabs_separate_words_as_spaces_do() {
-        let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL\tb - 1";
-        let (start, moves) = parse_position(&format!("sfen\t{sfen}\tmoves\t7g7f \t3c3d")).unwrap();
-        assert_eq!(moves.len(), 2);
-        assert_eq!(
-            start,
-            Start::Sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1".into())
-        );
-        assert_eq!(parse_position("startpos\tmoves\t2g2f").unwrap().1.len(), 1);
     }
 
     #[test]
