@@ -48,6 +48,43 @@ pub struct GameInfo {
     pub page: PageInfo,
     /// The settings of the fuzzer and the match runner for the game.
     pub tools: ToolInfo,
+    /// How `tsubame-train` teaches the game's evaluation.
+    pub learning: Learning,
+}
+
+/// How a game's evaluation learns (`tsubame-train`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Learning {
+    /// A network trained on `tsubame datagen` files. `mirror`: the rules are symmetric left to
+    /// right, so each position may also be trained mirrored ([`Learns::mirrored_feature`]).
+    NetworkFromData {
+        /// Whether positions may be mirrored left to right.
+        mirror: bool,
+    },
+    /// A network trained on the game's exact table, its values the targets.
+    NetworkFromTable,
+    /// A weighted sum of counts ([`Learns::linear_counts`]) fitted to `tsubame datagen` files.
+    Linear {
+        /// The counts' names.
+        names: &'static [&'static str],
+        /// The weights the engine ships, where a fit starts.
+        weights: &'static [i32],
+    },
+}
+
+/// What `tsubame-train` asks of a game besides its network features
+/// ([`crate::core::search_game::SearchGame::nnue_features`]): every game implements it in its
+/// folder, each overriding what its [`Learning`] needs.
+pub trait Learns: Position {
+    /// A network input feature mirrored left to right (a game whose rules are symmetric).
+    fn mirrored_feature(feature: usize) -> usize {
+        feature
+    }
+
+    /// The counts a linear evaluation weighs, side to move's minus the opponent's.
+    fn linear_counts(&self) -> Vec<i32> {
+        Vec::new()
+    }
 }
 
 /// A game's solved table: how it is made, named and loaded. Probing it is typed, through
@@ -100,6 +137,15 @@ pub trait ExactTable<P: Position>: Send + Sync {
     fn best_move(&self, pos: &P) -> Option<P::Move>;
     /// The best line from `pos`, at most `plies` long.
     fn line(&self, pos: &P, plies: usize) -> Vec<P::Move>;
+    /// The number of the table's entries (`tsubame-train` walks them by index).
+    fn len(&self) -> u32;
+    /// Whether the table has no entry.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The position of entry `index` and its value; `None` for an index that holds no legal
+    /// position.
+    fn entry(&self, index: u32) -> Option<(P, ExactValue)>;
 }
 
 /// How a game reads a loaded exact table as its own: every game implements it in its folder, a

@@ -22,7 +22,7 @@ use crate::core::search_game::SearchGame;
 use crate::core::search_params::SearchParams;
 use crate::mate::MateGame;
 use crate::nnue::network::Network;
-pub use info::{AnyTable, ExactTable, GameInfo, HasExactTable, MatchSupport};
+pub use info::{AnyTable, ExactTable, GameInfo, HasExactTable, Learns, MatchSupport};
 
 /// The one list of the games: every other list (the [`GameId`] enum, [`GameId::ALL`], [`GAMES`],
 /// [`EveryGameRules`], the [`Game`] impls and [`dispatch!`](crate::dispatch)) is made from it.
@@ -263,7 +263,7 @@ impl EveryGameRules {
 }
 
 /// A game's type, tied to its registry entry.
-pub trait Game: SearchGame + MateGame + HasExactTable + MatchSupport {
+pub trait Game: SearchGame + MateGame + HasExactTable + MatchSupport + Learns {
     /// The game's registry id.
     const ID: GameId;
 

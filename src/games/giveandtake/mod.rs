@@ -64,6 +64,10 @@ pub const INFO: super::GameInfo = super::GameInfo {
             "8/4m3/8/4K3/8/4m3/2m3m1/8 w - 1",
         ],
     },
+    learning: crate::games::info::Learning::Linear {
+        names: &eval::FEATURE_NAMES,
+        weights: &eval::WEIGHTS,
+    },
 };
 
 /// The rules' examples: a win the mate search finds, a forced route, and the king's captures.
@@ -91,6 +95,13 @@ fn examples() -> Vec<Example> {
 }
 
 impl HasExactTable for GiveAndTake {}
+
+/// Give and Take's evaluation is a weighted sum of the counts [`eval`] defines.
+impl crate::games::info::Learns for GiveAndTake {
+    fn linear_counts(&self) -> Vec<i32> {
+        self.features().to_vec()
+    }
+}
 
 /// Give and Take has no CSA notation, material balance or impasse.
 impl crate::games::info::MatchSupport for GiveAndTake {}

@@ -47,6 +47,7 @@ pub const INFO: crate::games::GameInfo = crate::games::GameInfo {
         random_walk_plies: 40,
         fuzz_positions: &["2k2/5/2G2/5/K4 b G 1", "2k2/2G2/2G2/5/K4 w - 1"],
     },
+    learning: crate::games::info::Learning::NetworkFromData { mirror: true },
 };
 
 /// Minishogi's pieces as the page shows them: standard shogi's without knights and lances.

@@ -58,6 +58,7 @@ pub const INFO: super::GameInfo = super::GameInfo {
         random_walk_plies: 16,
         fuzz_positions: &[],
     },
+    learning: crate::games::info::Learning::NetworkFromTable,
 };
 
 /// Nana shogi's pieces as the page shows them: the king, and each cube's faces in the order it
@@ -106,6 +107,9 @@ fn examples() -> Vec<Example> {
         },
     ]
 }
+
+/// Nana shogi's network learns from its exact table, as its registry entry says.
+impl crate::games::info::Learns for Nana {}
 
 /// Nana shogi has no CSA notation, material balance or impasse.
 impl crate::games::info::MatchSupport for Nana {}

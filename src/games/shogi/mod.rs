@@ -105,6 +105,7 @@ pub const INFO: super::GameInfo = super::GameInfo {
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
         ],
     },
+    learning: crate::games::info::Learning::NetworkFromData { mirror: true },
 };
 
 /// The pieces of the shogi family as the page shows them (minishogi uses some of them).
@@ -156,6 +157,14 @@ fn examples() -> Vec<Example> {
 
 /// Standard shogi has no exact table.
 impl<V: Variant> HasExactTable for Board<V> {}
+
+/// The shogi games' networks may learn from mirrored positions: the rules are symmetric left to
+/// right.
+impl<V: Variant> crate::games::info::Learns for Board<V> {
+    fn mirrored_feature(feature: usize) -> usize {
+        nnue::Layout::<V>::mirrored(feature)
+    }
+}
 
 /// The shogi network built into the binary (how it was made: `docs/nnue.md`).
 static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {

@@ -4,13 +4,9 @@
 use rayon::prelude::*;
 use tsubame::commands::datagen::format::{self, Record};
 use tsubame::core::color::Color;
-use tsubame::core::game::Position;
 use tsubame::core::pack::Packable;
-use tsubame::games::nana::tablebase::index::INDEXER;
-use tsubame::games::nana::tablebase::{Tablebase, TbValue};
-use tsubame::games::shogi::Variant;
-use tsubame::games::shogi::nnue::Layout;
-use tsubame::games::shogi::position::Board;
+use tsubame::games::Game;
+use tsubame::games::info::{ExactTable, ExactValue};
 use tsubame::nnue::network::SCALE;
 use tsubame::rng::Rng;
 
@@ -47,15 +43,15 @@ impl Positions {
     }
 
     /// Appends `pos` with its targets; mirrored left to right when `mirror` is true.
-    fn push<V: Variant>(&mut self, pos: &Board<V>, score: i16, result: f32, mirror: bool) {
+    fn push<G: Game>(&mut self, pos: &G, score: i16, result: f32, mirror: bool) {
         let us = pos.side_to_move();
         self.push_with(
             |side, out| {
                 let start = out.len();
-                Layout::<V>::active(pos, side, out);
+                pos.nnue_features(side, out);
                 if mirror {
                     for f in &mut out[start..] {
-                        *f = Layout::<V>::mirrored(*f as usize) as u16;
+                        *f = G::mirrored_feature(*f as usize) as u16;
                     }
                 }
             },
@@ -161,17 +157,17 @@ pub fn read_games<G: Packable>(
     Ok(report)
 }
 
-/// Loads data files of game `V`; every `val_every`-th game (by its number) is held out. With
+/// Loads data files of game `G`; every `val_every`-th game (by its number) is held out. With
 /// `mirror`, each training position is also added mirrored left to right (the validation set
 /// stays as recorded, so that its loss compares with a run without).
-pub fn load<V: Variant>(
+pub fn load<G: Game + Packable>(
     paths: &[std::path::PathBuf],
     val_every: u64,
     mirror: bool,
 ) -> Result<Loaded, String> {
     let mut train = Positions::default();
     let mut validation = Positions::default();
-    let report = read_games::<Board<V>>(paths, val_every, |held_out, r| {
+    let report = read_games::<G>(paths, val_every, |held_out, r| {
         if held_out {
             validation.push(&r.pos, r.score, r.result.target(), false);
         } else {
@@ -188,19 +184,18 @@ pub fn load<V: Variant>(
     })
 }
 
-/// Loads nana shogi positions from the solved table (`tsubame solve nanashogi`): every legal
-/// stored position (Black to move, both kings on the board) that a stream of `seed` picks
-/// with probability `share`, its target the exact result for the side to move (win 1, draw ½,
-/// loss 0) for both the score and the result part of the loss. Every `val_every`-th picked
-/// position is held out.
-pub fn load_nana_table(
+/// Loads positions of game `G` from its exact table `tb` (read from `path`): every entry that a
+/// stream of `seed` picks with probability `share`, its target the exact result for the side to
+/// move (win 1, draw ½, loss 0) for both the score and the result part of the loss. Every
+/// `val_every`-th picked entry is held out.
+pub fn load_table<G: Game>(
+    tb: &dyn ExactTable<G>,
     path: &std::path::Path,
     share: f64,
     val_every: u64,
     seed: u64,
 ) -> Result<Loaded, String> {
-    let tb = Tablebase::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let size = tb.bytes().len() as u32;
+    let size = tb.len();
     let threshold = (share.clamp(0.0, 1.0) * u64::MAX as f64) as u64;
     const CHUNK: u32 = 1 << 16;
     let parts: Vec<(Positions, Positions, u64)> = (0..size.div_ceil(CHUNK))
@@ -212,25 +207,24 @@ pub fn load_nana_table(
             let mut rng = Rng::stream(seed, c as u64);
             for idx in c * CHUNK..((c + 1) * CHUNK).min(size) {
                 let picked = rng.next_u64() <= threshold;
-                let Some(value) = tb.value_at(idx) else {
-                    continue;
-                };
                 if !picked {
                     continue;
                 }
-                let result = match value {
-                    TbValue::Win(_) => 1.0,
-                    TbValue::Draw => 0.5,
-                    TbValue::Loss(_) => 0.0,
+                let Some((pos, value)) = tb.entry(idx) else {
+                    continue;
                 };
-                let pos = INDEXER.unrank(idx);
+                let result = match value {
+                    ExactValue::Win(_) => 1.0,
+                    ExactValue::Draw => 0.5,
+                    ExactValue::Loss(_) => 0.0,
+                };
                 let set = if val_every > 0 && idx as u64 % val_every == val_every - 1 {
                     &mut validation
                 } else {
                     &mut train
                 };
                 set.push_with(
-                    |side, out| tsubame::games::nana::nnue::active(&pos, side, out),
+                    |side, out| pos.nnue_features(side, out),
                     pos.side_to_move(),
                     result,
                     result,

@@ -1,6 +1,6 @@
-//! `tsubame-train`: trains an NNUE network for shogi or minishogi from `tsubame datagen` files,
-//! or for nana shogi from its solved table, and fits Give and Take's evaluation weights to its
-//! datagen files.
+//! `tsubame-train`: teaches a game's evaluation as its registry entry says (`Learning`): an NNUE
+//! network from `tsubame datagen` files (shogi, minishogi) or from the game's exact table (nana
+//! shogi), or a linear evaluation's weights fitted to datagen files (Give and Take).
 //!
 //!     tsubame-train --variant minishogi --data mini.bin --hidden 64 --epochs 10 --out nets/mini
 //!     tsubame-train --variant nanashogi --table nanashogi.tb --hidden 64 --epochs 10 --out nets/nana
@@ -10,14 +10,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use tsubame::core::game::Position;
+use tsubame::core::pack::Packable;
 use tsubame::dispatch;
-use tsubame::games::GameId;
-use tsubame::games::giveandtake::GiveAndTake;
-use tsubame::games::nana::Nana;
-use tsubame::games::shogi::Variant;
-use tsubame::games::shogi::nnue::Layout;
-use tsubame::games::shogi::position::Board;
+use tsubame::games::info::Learning;
+use tsubame::games::{Game, GameId, PackableVisitor};
 use tsubame::nnue::network::{self, Network};
 use tsubame_train::net::{self, Scratch, Shape};
 use tsubame_train::train::{self, Settings, State};
@@ -29,14 +25,15 @@ use tsubame_train::{data, linear};
     about = "Trains tsubame's NNUE evaluation on CPU"
 )]
 struct Args {
-    /// The game (for giveandtake: its evaluation weights, not a network).
+    /// The game (for a game with a linear evaluation: its weights, not a network).
     #[arg(long, value_enum, ignore_case = true)]
     variant: GameId,
-    /// Data files written by `tsubame datagen` (repeat the option for several); shogi,
-    /// minishogi and giveandtake.
+    /// Data files written by `tsubame datagen` (repeat the option for several); for the games
+    /// that learn from them.
     #[arg(long)]
     data: Vec<PathBuf>,
-    /// The solved table written by `tsubame solve nanashogi`: nana shogi trains on its values.
+    /// The exact table written by `tsubame solve GAME`: a game that learns from its table trains
+    /// on its values.
     #[arg(long)]
     table: Option<PathBuf>,
     /// With --table: the share of the table's positions to train on (picked by --seed).
@@ -60,8 +57,8 @@ struct Args {
     /// Weight of the search score in the target; the game result gets the rest.
     #[arg(long, default_value_t = 0.75)]
     lambda: f32,
-    /// Shogi and minishogi: train on each position twice, as recorded and mirrored left to
-    /// right (the rules are symmetric, so both have the same value).
+    /// Games whose rules are symmetric left to right: train on each position twice, as recorded
+    /// and mirrored (both have the same value).
     #[arg(long)]
     mirror: bool,
     /// Every this-many-th game is held out for the validation loss.
@@ -100,102 +97,141 @@ fn check(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
-/// How each game's evaluation is trained, chosen through the registry's `dispatch!`.
-trait Trainable {
-    /// Trains the game's evaluation as `args` ask.
-    fn train(args: &Args) -> Result<(), String>;
-}
-
-impl<V: Variant> Trainable for Board<V> {
-    fn train(args: &Args) -> Result<(), String> {
-        run_datagen::<V>(args)
+/// Trains game `G`'s evaluation as its registry entry says.
+fn train<G: Game>(args: &Args) -> Result<(), String> {
+    match G::ID.info().learning {
+        Learning::NetworkFromData { mirror } => with_data::<G, _>(FromData { args, mirror }),
+        Learning::NetworkFromTable => run_table::<G>(args),
+        Learning::Linear { names, weights } => with_data::<G, _>(Linear {
+            args,
+            names,
+            weights,
+        }),
     }
 }
 
-impl Trainable for Nana {
-    fn train(args: &Args) -> Result<(), String> {
-        run_nana(args)
+/// Runs `visit` for game `G` as one that stores training data, or says that it stores none.
+fn with_data<G: Game, V: PackableVisitor<Output = Result<(), String>>>(
+    visit: V,
+) -> Result<(), String> {
+    G::with_packable(visit)
+        .unwrap_or_else(|| Err(format!("{} stores no training data", G::ID.name())))
+}
+
+/// Trains a network from datagen files, for [`Game::with_packable`].
+struct FromData<'a> {
+    args: &'a Args,
+    /// Whether the game may learn mirrored positions.
+    mirror: bool,
+}
+
+impl PackableVisitor for FromData<'_> {
+    type Output = Result<(), String>;
+
+    fn visit<G: Game + Packable>(self) -> Result<(), String> {
+        let args = self.args;
+        check(args)?;
+        let name = G::ID.name();
+        if args.data.is_empty() || args.table.is_some() {
+            return Err(format!("{name} trains on --data files"));
+        }
+        if args.mirror && !self.mirror {
+            return Err(format!(
+                "--mirror is not for {name} (its rules are not symmetric)"
+            ));
+        }
+        let loaded = data::load::<G>(&args.data, args.val_every, args.mirror)?;
+        run(args, loaded, G::ID.features(), name)
     }
 }
 
-impl Trainable for GiveAndTake {
-    fn train(args: &Args) -> Result<(), String> {
-        run_giveandtake(args)
-    }
-}
-
-/// Trains a shogi-family network from datagen files.
-fn run_datagen<V: Variant>(args: &Args) -> Result<(), String> {
+/// Trains a network on the game's exact table.
+fn run_table<G: Game>(args: &Args) -> Result<(), String> {
     check(args)?;
-    if args.data.is_empty() || args.table.is_some() {
-        return Err(format!("{} trains on --data files", V::NAME));
-    }
-    let loaded = data::load::<V>(&args.data, args.val_every, args.mirror)?;
-    run(args, loaded, Layout::<V>::FEATURES, V::NAME)
-}
-
-/// Trains the nana shogi network from the solved table.
-fn run_nana(args: &Args) -> Result<(), String> {
-    check(args)?;
-    let (Some(table), true) = (&args.table, args.data.is_empty()) else {
-        return Err("nanashogi trains on its solved table: give --table (and no --data)".into());
+    let name = G::ID.name();
+    let (Some(path), true) = (&args.table, args.data.is_empty()) else {
+        return Err(format!(
+            "{name} trains on its exact table: give --table (and no --data)"
+        ));
     };
     if !(args.share > 0.0 && args.share <= 1.0) {
         return Err("--share must be above 0 and at most 1".into());
     }
     if args.mirror {
-        return Err("--mirror is for shogi and minishogi".into());
+        return Err(format!("--mirror is not for {name}"));
     }
-    let loaded = data::load_nana_table(table, args.share, args.val_every, args.seed)?;
-    run(
-        args,
-        loaded,
-        tsubame::games::nana::nnue::FEATURES,
-        <Nana as Position>::NAME,
-    )
+    let exact = G::ID
+        .info()
+        .exact
+        .ok_or_else(|| format!("{name} has no exact table"))?;
+    let any = (exact.load)(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let table =
+        G::exact_table(&any).ok_or_else(|| format!("{}: not a {name} table", path.display()))?;
+    let loaded = data::load_table::<G>(table, path, args.share, args.val_every, args.seed)?;
+    run(args, loaded, G::ID.features(), name)
 }
 
-/// Fits Give and Take's evaluation weights and writes them, as the Rust line that the engine's
-/// `eval.rs` holds, to `weights.rs` in the output folder.
-fn run_giveandtake(args: &Args) -> Result<(), String> {
-    if args.data.is_empty() || args.table.is_some() {
-        return Err("giveandtake fits its weights to --data files".into());
+/// Fits a linear evaluation's weights to datagen files, for [`Game::with_packable`], and writes
+/// them, as the Rust line that the game's evaluation holds, to `weights.rs` in the output folder.
+struct Linear<'a> {
+    args: &'a Args,
+    /// The counts' names.
+    names: &'static [&'static str],
+    /// The weights the engine ships.
+    weights: &'static [i32],
+}
+
+impl PackableVisitor for Linear<'_> {
+    type Output = Result<(), String>;
+
+    fn visit<G: Game + Packable>(self) -> Result<(), String> {
+        let args = self.args;
+        let name = G::ID.name();
+        if args.data.is_empty() || args.table.is_some() {
+            return Err(format!("{name} fits its weights to --data files"));
+        }
+        if args.mirror {
+            return Err(format!("--mirror is not for {name}"));
+        }
+        if !(0.0..=1.0).contains(&args.lambda) || args.batch == 0 {
+            return Err("--lambda must be within 0..1 and --batch above 0".into());
+        }
+        let samples = linear::load::<G>(&args.data, args.val_every, args.lambda)?;
+        for line in &samples.report {
+            println!("{line}");
+        }
+        if samples.train.is_empty() {
+            return Err("no training positions".into());
+        }
+        println!(
+            "{} training and {} validation positions",
+            samples.train.len(),
+            samples.validation.len()
+        );
+        let settings = linear::FitSettings {
+            epochs: args.epochs,
+            batch: args.batch,
+            lr: args.lr as f64,
+            lr_decay: args.lr_decay as f64,
+            seed: args.seed,
+        };
+        let weights = linear::fit(&samples, self.names, self.weights, &settings, &|l| {
+            println!("{l}")
+        });
+        let line = format!(
+            "pub const WEIGHTS: [i32; FEATURES] = [{}];\n",
+            weights
+                .iter()
+                .map(|w| w.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+        let path = args.out.join("weights.rs");
+        std::fs::write(&path, &line).map_err(|e| format!("{}: {e}", path.display()))?;
+        print!("{}: {line}", path.display());
+        Ok(())
     }
-    if args.mirror {
-        return Err("--mirror is for shogi and minishogi".into());
-    }
-    if !(0.0..=1.0).contains(&args.lambda) || args.batch == 0 {
-        return Err("--lambda must be within 0..1 and --batch above 0".into());
-    }
-    let samples = linear::load(&args.data, args.val_every, args.lambda)?;
-    for line in &samples.report {
-        println!("{line}");
-    }
-    if samples.train.is_empty() {
-        return Err("no training positions".into());
-    }
-    println!(
-        "{} training and {} validation positions",
-        samples.train.len(),
-        samples.validation.len()
-    );
-    let settings = linear::FitSettings {
-        epochs: args.epochs,
-        batch: args.batch,
-        lr: args.lr as f64,
-        lr_decay: args.lr_decay as f64,
-        seed: args.seed,
-    };
-    let weights = linear::fit(&samples, &settings, &|l| println!("{l}"));
-    let line = format!(
-        "pub const WEIGHTS: [i32; FEATURES] = [{}];\n",
-        weights.map(|w| w.to_string()).join(", ")
-    );
-    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    let path = args.out.join("weights.rs");
-    std::fs::write(&path, &line).map_err(|e| format!("{}: {e}", path.display()))?;
-    print!("{}: {line}", path.display());
-    Ok(())
 }
 
 /// Trains on `loaded` and reports how close the quantised network stays to the float one.
@@ -288,7 +324,7 @@ fn main() -> ExitCode {
             .num_threads(t.max(1))
             .build_global();
     }
-    let result = dispatch!(args.variant, G => G::train(&args));
+    let result = dispatch!(args.variant, G => train::<G>(&args));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

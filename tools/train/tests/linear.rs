@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use tsubame::commands::datagen::{Config, run};
 use tsubame::games::giveandtake::GiveAndTake;
-use tsubame::games::giveandtake::eval::FEATURES;
+use tsubame::games::giveandtake::eval::{FEATURE_NAMES, FEATURES, WEIGHTS};
 use tsubame::nnue::network::SCALE;
 use tsubame_train::data::sigmoid;
 use tsubame_train::linear::{self, FitSettings, Sample, Samples};
@@ -37,7 +37,7 @@ fn the_fit_recovers_the_weights_that_made_the_targets() {
                 }
                 let e: f32 = features.iter().zip(truth).map(|(f, w)| f * w).sum();
                 Sample {
-                    features,
+                    features: features.to_vec(),
                     target: sigmoid(e / SCALE as f32),
                 }
             })
@@ -55,7 +55,7 @@ fn the_fit_recovers_the_weights_that_made_the_targets() {
         lr_decay: 0.9,
         seed: 1,
     };
-    let weights = linear::fit(&samples, &settings, &|_| {});
+    let weights = linear::fit(&samples, &FEATURE_NAMES, &WEIGHTS, &settings, &|_| {});
     for (i, (&w, t)) in weights.iter().zip(truth).enumerate() {
         assert!(
             (w as f32 - t).abs() <= 0.05 * t.abs() + 2.0,
@@ -80,7 +80,7 @@ fn the_loader_counts_each_recorded_position_as_the_engine_does() {
         network: None,
     };
     run::<GiveAndTake>(&cfg, &file, false).unwrap();
-    let samples = linear::load(std::slice::from_ref(&file), 3, 0.0).unwrap();
+    let samples = linear::load::<GiveAndTake>(std::slice::from_ref(&file), 3, 0.0).unwrap();
     assert!(
         samples.train.len() > 100,
         "{} positions",
@@ -97,9 +97,9 @@ fn the_loader_counts_each_recorded_position_as_the_engine_does() {
     for s in samples.train.iter().chain(&samples.validation) {
         assert!([0.0, 0.5, 1.0].contains(&s.target), "{}", s.target);
     }
-    let engine: Vec<[f32; FEATURES]> = records
+    let engine: Vec<Vec<f32>> = records
         .iter()
-        .map(|r| r.pos.features().map(|f| f as f32))
+        .map(|r| r.pos.features().map(|f| f as f32).to_vec())
         .collect();
     for s in &samples.train {
         assert!(engine.contains(&s.features));

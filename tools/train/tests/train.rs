@@ -31,11 +31,11 @@ fn training_lowers_the_validation_loss_and_quantises_faithfully() {
         network: None,
     };
     run::<Minishogi>(&cfg, &file, false).unwrap();
-    let loaded = data::load::<Mini>(std::slice::from_ref(&file), 5, false).unwrap();
+    let loaded = data::load::<Minishogi>(std::slice::from_ref(&file), 5, false).unwrap();
     assert!(loaded.train.len() > 500, "{} positions", loaded.train.len());
     assert!(loaded.validation.len() > 50);
     // Mirroring adds each training position once more, mirrored; validation stays as recorded.
-    let mirrored = data::load::<Mini>(std::slice::from_ref(&file), 5, true).unwrap();
+    let mirrored = data::load::<Minishogi>(std::slice::from_ref(&file), 5, true).unwrap();
     assert_eq!(mirrored.train.len(), 2 * loaded.train.len());
     assert_eq!(mirrored.validation.len(), loaded.validation.len());
     let n = loaded.train.len();
@@ -178,7 +178,7 @@ fn the_nana_loader_takes_its_targets_from_the_table() {
     let legal = (0..INDEXER.size)
         .filter(|&i| tb.value_at(i).is_some())
         .count();
-    let loaded = data::load_nana_table(&file, 0.25, 10, 7).unwrap();
+    let loaded = data::load_table::<tsubame::games::nana::Nana>(&tb, &file, 0.25, 10, 7).unwrap();
     let picked = loaded.train.len() + loaded.validation.len();
     let share = picked as f64 / legal as f64;
     assert!((0.23..0.27).contains(&share), "{picked} of {legal}");

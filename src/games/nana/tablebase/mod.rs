@@ -125,6 +125,15 @@ impl ExactTable<Nana> for Tablebase {
     fn line(&self, pos: &Nana, plies: usize) -> Vec<Move> {
         self.pv(pos, plies)
     }
+
+    fn len(&self) -> u32 {
+        self.values.len() as u32
+    }
+
+    fn entry(&self, index: u32) -> Option<(Nana, ExactValue)> {
+        let value = self.value_at(index)?;
+        Some((INDEXER.unrank(index), value.into()))
+    }
 }
 
 /// The solved table: one byte per index of [`index::INDEXER`].
