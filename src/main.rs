@@ -3,16 +3,13 @@
 
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
-use std::time::Instant;
 
 use clap::builder::RangedU64ValueParser;
 use clap::{Parser, Subcommand};
 
 use tsubame::commands::mate as mate_cli;
 use tsubame::commands::selfplay::{MatchConfig, Player, run_match};
-use tsubame::core::game::Position;
 use tsubame::dispatch;
-use tsubame::engine::{PerftEnd, check_perft_depth, perft};
 use tsubame::games::GameId;
 use tsubame::usi;
 
@@ -331,83 +328,6 @@ fn about() -> String {
     format!("A USI engine for {}", GameId::titles())
 }
 
-/// The game whose board an SFEN describes, told by its number of ranks.
-fn variant_of_sfen(sfen: &str) -> Option<GameId> {
-    let text = sfen.trim();
-    let text = text.strip_prefix("sfen ").unwrap_or(text);
-    let board = text.split_whitespace().next()?;
-    GameId::by_ranks(board.split('/').count())
-}
-
-/// The game of `tsubame mate`: `--variant` if given, else told by the SFEN or by the suite's first
-/// row.
-fn mate_variant(variant: Option<GameId>, file: Option<&str>, sfen: &str) -> Result<GameId, String> {
-    if let Some(v) = variant {
-        return Ok(v);
-    }
-    let (first, source) = match file {
-        Some(f) => {
-            let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}"))?;
-            let row = text
-                .lines()
-                .skip(1)
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("")
-                .split('\t')
-                .next()
-                .unwrap_or("")
-                .to_string();
-            (row, format!("the first row of {f}"))
-        }
-        None => (sfen.to_string(), "the SFEN".to_string()),
-    };
-    variant_of_sfen(&first).ok_or_else(|| {
-        let ranks: Vec<String> = GameId::ALL
-            .iter()
-            .map(|g| g.info().ranks.to_string())
-            .collect();
-        format!(
-            "cannot tell the game from {source} (a board of {} ranks expected); give --variant {}",
-            ranks.join(", "),
-            GameId::names(", ")
-        )
-    })
-}
-
-/// Checks that `path` can be written, before a long computation whose result goes there; leaves
-/// an existing file as it is.
-fn check_writable(path: &std::path::Path) -> Result<(), String> {
-    let existed = path.exists();
-    std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(path)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    if !existed {
-        let _ = std::fs::remove_file(path);
-    }
-    Ok(())
-}
-
-fn perft_command<P: Position>(sfen: Option<&str>, depth: u32) -> Result<(), String> {
-    let (mut pos, moves) = tsubame::commands::analyse::position_arg::<P>(sfen)?;
-    for m in &moves {
-        let mv = pos.parse_move(m).map_err(|e| e.to_string())?;
-        pos.play(mv);
-    }
-    check_perft_depth(depth)?;
-    let start = Instant::now();
-    let never = std::sync::atomic::AtomicBool::new(false);
-    match perft(&pos, depth, &never, &mut |mv, count| {
-        println!("{mv}: {count}")
-    }) {
-        PerftEnd::Done(total) => println!("Nodes searched: {total}"),
-        PerftEnd::Stopped { .. } => unreachable!("nothing stops this perft"),
-    }
-    eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
-    Ok(())
-}
-
 fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
     if tuning && command.is_some() {
         return Err("--tuning is for the USI mode (no subcommand)".into());
@@ -431,7 +351,7 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
             variant,
             sfen,
             depth,
-        }) => dispatch!(variant, G => perft_command::<G>(sfen.as_deref(), depth)),
+        }) => dispatch!(variant, G => tsubame::commands::perft::run::<G>(sfen.as_deref(), depth)),
         Some(Command::Mate {
             variant,
             time,
@@ -441,7 +361,7 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
             sfen,
         }) => {
             let sfen = sfen.join(" ");
-            let variant = mate_variant(variant, file.as_deref(), &sfen)?;
+            let variant = mate_cli::mate_variant(variant, file.as_deref(), &sfen)?;
             let args = mate_cli::Args {
                 time,
                 nodes,
@@ -529,7 +449,8 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
             out,
         }) => {
             let game = variant;
-            let network = datagen_network(game, eval.as_deref(), eval_file.as_deref())?;
+            let network =
+                tsubame::commands::datagen::network(game, eval.as_deref(), eval_file.as_deref())?;
             eprintln!(
                 "evaluation: {}",
                 match (&network, &eval_file) {
@@ -593,22 +514,8 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
             sfen,
             moves,
             read,
-        }) => record_command(format.as_deref(), &sfen, &moves, read.as_deref()),
-        Some(Command::Solve { game, out }) => {
-            let Some(exact) = game.info().exact else {
-                return Err(format!(
-                    "cannot solve '{game}' (only {})",
-                    GameId::names_where(|g| g.info().exact.is_some(), ", ")
-                ));
-            };
-            let out = out.unwrap_or_else(|| exact.default_file.into());
-            check_writable(&out).map_err(|e| format!("{e}; nothing computed"))?;
-            // Progress on standard error: bars on a terminal, else a line per phase and minute.
-            for line in (exact.solve)(Some(&out), true)? {
-                println!("{line}");
-            }
-            Ok(())
-        }
+        }) => tsubame::commands::record::run(format.as_deref(), &sfen, &moves, read.as_deref()),
+        Some(Command::Solve { game, out }) => tsubame::commands::solve::run(game, out),
         Some(Command::Serve {
             bind,
             port,
@@ -645,45 +552,6 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
     }
 }
 
-/// `tsubame record`: writes the game in `format`, or reads the record file `read` and prints
-/// its `position` line.
-fn record_command(
-    format: Option<&str>,
-    sfen: &str,
-    moves: &[String],
-    read: Option<&str>,
-) -> Result<(), String> {
-    match (read, format) {
-        (Some(path), _) => {
-            let text = if path == "-" {
-                std::io::read_to_string(std::io::stdin())
-            } else {
-                std::fs::read_to_string(path)
-            }
-            .map_err(|e| format!("cannot read {path}: {e}"))?;
-            let format = GameId::ALL
-                .iter()
-                .flat_map(|g| g.info().records)
-                .find(|f| (f.detect)(&text))
-                .ok_or("no game reads records")?;
-            let (sfen, moves) = (format.read)(&text)?;
-            let mut line = format!("position sfen {sfen}");
-            if !moves.is_empty() {
-                line.push_str(" moves ");
-                line.push_str(&moves.join(" "));
-            }
-            println!("{line}");
-        }
-        (None, Some(name)) => {
-            let (_, format) =
-                GameId::record_format(name).ok_or_else(|| format!("unknown format '{name}'"))?;
-            print!("{}", (format.write)(sfen, moves)?);
-        }
-        (None, None) => return Err("give --format or --read".into()),
-    }
-    Ok(())
-}
-
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -698,37 +566,4 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// The network `tsubame datagen` plays with: `eval` is `hce`, `nnue` or unset (a network where
-/// the game has one); `file` replaces the embedded network.
-fn datagen_network(
-    game: GameId,
-    eval: Option<&str>,
-    file: Option<&std::path::Path>,
-) -> Result<Option<std::sync::Arc<tsubame::nnue::network::Network>>, String> {
-    if eval == Some("hce") {
-        return match file {
-            Some(_) => Err("--eval-file goes with --eval nnue, not --eval hce".into()),
-            None => Ok(None),
-        };
-    }
-    let network = match file {
-        Some(path) => {
-            let mut nets = tsubame::games::networks::Networks::default();
-            let path = path.to_string_lossy();
-            let (loaded, _) = nets.load_file(&path)?;
-            if loaded != game {
-                return Err(format!("{path} is a {loaded} network, not a {game} one"));
-            }
-            nets.get(game)
-        }
-        None => game.embedded_network(),
-    };
-    if network.is_none() && eval == Some("nnue") {
-        return Err(format!(
-            "no network for {game}: give one with --eval-file, or use --eval hce"
-        ));
-    }
-    Ok(network)
 }

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use crate::core::game::Position;
 use crate::engine::mate_progress;
+use crate::games::GameId;
 use crate::mate::MateGame;
 use crate::mate::table::Table;
 use crate::mate::{Fallback, MateLimits, MateReport, MateResult, solve_in};
@@ -220,4 +221,51 @@ fn suite<P: MateGame>(file: &str, args: &Args, table: &mut Table) -> Result<(), 
             ""
         }
     ))
+}
+
+/// The game whose board an SFEN describes, told by its number of ranks.
+fn variant_of_sfen(sfen: &str) -> Option<GameId> {
+    let text = sfen.trim();
+    let text = text.strip_prefix("sfen ").unwrap_or(text);
+    let board = text.split_whitespace().next()?;
+    GameId::by_ranks(board.split('/').count())
+}
+
+/// The game of `tsubame mate`: `--variant` if given, else told by the SFEN or by the suite's first
+/// row.
+pub fn mate_variant(
+    variant: Option<GameId>,
+    file: Option<&str>,
+    sfen: &str,
+) -> Result<GameId, String> {
+    if let Some(v) = variant {
+        return Ok(v);
+    }
+    let (first, source) = match file {
+        Some(f) => {
+            let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}"))?;
+            let row = text
+                .lines()
+                .skip(1)
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("")
+                .split('\t')
+                .next()
+                .unwrap_or("")
+                .to_string();
+            (row, format!("the first row of {f}"))
+        }
+        None => (sfen.to_string(), "the SFEN".to_string()),
+    };
+    variant_of_sfen(&first).ok_or_else(|| {
+        let ranks: Vec<String> = GameId::ALL
+            .iter()
+            .map(|g| g.info().ranks.to_string())
+            .collect();
+        format!(
+            "cannot tell the game from {source} (a board of {} ranks expected); give --variant {}",
+            ranks.join(", "),
+            GameId::names(", ")
+        )
+    })
 }

@@ -6,4 +6,7 @@ pub mod analyse;
 pub mod bench;
 pub mod datagen;
 pub mod mate;
+pub mod perft;
+pub mod record;
 pub mod selfplay;
+pub mod solve;

@@ -331,3 +331,35 @@ pub fn describe<G: Game + Packable>(path: &Path, show: usize) -> Result<Vec<Stri
     }
     Ok(lines)
 }
+/// The network `tsubame datagen` plays with: `eval` is `hce`, `nnue` or unset (a network where
+/// the game has one); `file` replaces the embedded network.
+pub fn network(
+    game: GameId,
+    eval: Option<&str>,
+    file: Option<&std::path::Path>,
+) -> Result<Option<std::sync::Arc<crate::nnue::network::Network>>, String> {
+    if eval == Some("hce") {
+        return match file {
+            Some(_) => Err("--eval-file goes with --eval nnue, not --eval hce".into()),
+            None => Ok(None),
+        };
+    }
+    let network = match file {
+        Some(path) => {
+            let mut nets = crate::games::networks::Networks::default();
+            let path = path.to_string_lossy();
+            let (loaded, _) = nets.load_file(&path)?;
+            if loaded != game {
+                return Err(format!("{path} is a {loaded} network, not a {game} one"));
+            }
+            nets.get(game)
+        }
+        None => game.embedded_network(),
+    };
+    if network.is_none() && eval == Some("nnue") {
+        return Err(format!(
+            "no network for {game}: give one with --eval-file, or use --eval hce"
+        ));
+    }
+    Ok(network)
+}
