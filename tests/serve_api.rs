@@ -227,25 +227,51 @@ async fn play_game(client: &mut Client, game: &str, max_plies: usize) -> Vec<Str
     moves
 }
 
+/// The modules a page script imports (`from './NAME.js'`), as `/js/NAME.js`.
+fn imported_scripts(text: &str) -> Vec<String> {
+    text.split("from './")
+        .skip(1)
+        .filter_map(|rest| rest.split_once('\''))
+        .map(|(name, _)| format!("/js/{name}"))
+        .collect()
+}
+
 #[tokio::test]
 async fn the_page_and_its_assets() {
     let server = Server::start(&[]);
     let mut total = 0;
-    for (path, kind) in [
-        ("/", "text/html"),
-        ("/app.js", "text/javascript"),
-        ("/style.css", "text/css"),
-    ] {
+    let mut scripts = vec!["/js/main.js".to_string()];
+    for (path, kind) in [("/", "text/html"), ("/style.css", "text/css")] {
         let (status, head, body) = server.get(path);
         assert_eq!(status, 200, "{path}");
         assert!(head.contains(&format!("content-type: {kind}")), "{head}");
         total += body.len();
         if path == "/" {
-            assert!(String::from_utf8_lossy(&body).contains("<html"));
+            let html = String::from_utf8_lossy(&body);
+            assert!(html.contains("<html"));
+            assert!(html.contains(r#"<script type="module" src="js/main.js">"#));
         }
     }
+    // The page's modules: main.js and every module it imports, directly or not.
+    let mut i = 0;
+    while i < scripts.len() {
+        let (status, head, body) = server.get(&scripts[i]);
+        assert_eq!(status, 200, "{}", scripts[i]);
+        assert!(head.contains("content-type: text/javascript"), "{head}");
+        assert!(head.contains("cache-control: no-store"), "{head}");
+        total += body.len();
+        for name in imported_scripts(&String::from_utf8_lossy(&body)) {
+            if !scripts.contains(&name) {
+                scripts.push(name);
+            }
+        }
+        i += 1;
+    }
+    assert!(scripts.len() > 10, "{scripts:?}");
     assert!(total < 300_000, "{total} bytes");
     assert_eq!(server.get("/nothing").0, 404);
+    assert_eq!(server.get("/js/nothing.js").0, 404);
+    assert_eq!(server.get("/app.js").0, 404);
     assert_eq!(server.sessions(), 0);
 }
 
@@ -306,6 +332,19 @@ async fn hello_and_a_short_game_of_each() {
     assert_eq!(hello["games"][2]["exact"]["loaded"], false);
     assert_eq!(hello["games"][2]["exact"]["flag"], "nana-tablebase");
     assert!(hello["games"][0]["exact"].is_null());
+    // How the page draws each game and names its squares and moves.
+    let page = &hello["games"][0]["page"];
+    assert_eq!(page["board"], "wedges");
+    assert_eq!(page["file_names"], "987654321");
+    assert_eq!(page["rank_names"], "abcdefghi");
+    assert_eq!(page["moves"], "from-to");
+    assert_eq!(page["pieces"][0]["royal"], true);
+    assert_eq!(hello["games"][2]["page"]["marked"], json!(["2b"]));
+    let page = &hello["games"][3]["page"];
+    assert_eq!(page["board"], "discs");
+    assert_eq!(page["first"], "w");
+    assert_eq!(page["rank_names"], "87654321");
+    assert_eq!(page["moves"], "route");
     for game in games {
         let moves = play_game(&mut client, game, 24).await;
         assert!(!moves.is_empty(), "{game}");

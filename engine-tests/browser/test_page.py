@@ -141,13 +141,23 @@ def shots() -> Path:
 
 
 def new_context(browser, **kw):
-    """A browser context; with $TSUBAME_PAGE_ASSETS (a folder) the page's three files are read from
-    there instead of the binary, to try page edits without rebuilding (development only)."""
+    """A browser context; with $TSUBAME_PAGE_ASSETS (a folder, such as src/serve/assets) the page's
+    style (style.css) and script modules (js/*.js) are read from there instead of the binary, to
+    try page edits without rebuilding (development only). index.html still comes from the binary:
+    Chromium refuses the WebSocket to the loopback server from a document the test supplied."""
     context = browser.new_context(**kw)
     assets = os.environ.get("TSUBAME_PAGE_ASSETS")
     if assets:
-        for name in ["app.js", "style.css"]:
-            context.route(f"**/{name}", lambda route, request=None, n=name: route.fulfill(path=str(Path(assets) / n)))
+        folder = Path(assets)
+
+        def serve(route, path):
+            route.fulfill(path=str(path), headers={"cache-control": "no-store"})
+
+        context.route("**/style.css", lambda route: serve(route, folder / "style.css"))
+        context.route(
+            re.compile(r"^http://[^/]+/js/[\w-]+\.js$"),
+            lambda route: serve(route, folder / "js" / route.request.url.rsplit("/", 1)[1]),
+        )
     return context
 
 
@@ -262,6 +272,18 @@ def pick_move(game: str, legal: list[str], ply: int) -> str:
     if captures:
         return max(captures, key=lambda m: m.count(":"))
     return prefer(legal, ["c3-c4", "d3-d4", "e3-e4", "f3-f4", "b3-b4"])
+
+
+def example_preset(pg, game: str, **fields) -> str:
+    """The `data-preset` of the first of `game`'s examples (in the server's `hello`) whose fields
+    are these: the page names its examples' buttons `GAME-INDEX`."""
+    index = pg.evaluate(
+        """([game, fields]) => window.tsubamePage.hello.games.find((g) => g.name === game).examples
+             .findIndex((e) => Object.entries(fields).every(([k, v]) => JSON.stringify(e[k]) === JSON.stringify(v)))""",
+        [game, fields],
+    )
+    assert index >= 0, f"{game} has no example with {fields}"
+    return f"{game}-{index}"
 
 
 def verified_mate(game: str, sfen: str) -> list[str]:
@@ -494,7 +516,7 @@ def test_article_game_is_one_click_away(page):
     pg = page
     pg.select_option("#side-select", "both")
     title, start, moves, final = article_games()[0]
-    button = pg.locator('#presets button[data-preset="minishogi-game-1"]')
+    button = pg.locator(f'#presets button[data-preset="{example_preset(pg, "minishogi", kind="game")}"]')
     button.wait_for()
     assert title in button.text_content()
     button.click()
@@ -513,13 +535,15 @@ def test_article_game_is_one_click_away(page):
 def test_giveandtake_examples_are_one_click_away(page):
     pg = page
     pg.select_option("#side-select", "both")
-    pg.click('#presets button[data-preset="gt-king-routes"]')
+    routes = example_preset(pg, "giveandtake", sfen="8/4m3/8/4K3/8/4m3/2m3m1/8 w - 1")
+    pg.click(f'#presets button[data-preset="{routes}"]')
     assert pg.input_value("#position-input") == "8/4m3/8/4K3/8/4m3/2m3m1/8 w - 1"
     st = shown_state(pg)
     assert st["sfen"] == "8/4m3/8/4K3/8/4m3/2m3m1/8 w - 1"
     assert "e5:e8:e2:a2:h2" in st["legal"] and "e5:e1:e8" in st["legal"]
     # The README's session: after c3-c4 c6-c5 the capture c4:c6:c8 is the only move.
-    pg.click('#presets button[data-preset="gt-forced"]')
+    forced = example_preset(pg, "giveandtake", moves=["c3-c4", "c6-c5"])
+    pg.click(f'#presets button[data-preset="{forced}"]')
     wait_moves(pg, 2)
     assert move_list(pg) == ["c3-c4", "c6-c5"]
     assert shown_state(pg)["legal"] == ["c4:c6:c8"]
@@ -528,7 +552,7 @@ def test_giveandtake_examples_are_one_click_away(page):
 def test_nana_solved_start_without_a_table_explains(page):
     pg = page
     assert pg.evaluate("() => window.tsubamePage.hello.games.some((g) => g.exact && g.exact.loaded)") is False
-    pg.click('#presets button[data-preset="nana-solved"]')
+    pg.click(f'#presets button[data-preset="{example_preset(pg, "nanashogi", exact=True)}"]')
     pg.wait_for_function(
         "() => document.getElementById('mate-result').textContent.includes('--nana-tablebase FILE')"
     )

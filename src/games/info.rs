@@ -287,6 +287,23 @@ pub struct PieceInfo {
     pub next: Option<&'static str>,
     /// The letter it is held in hand as once captured (`None`: never in hand).
     pub hand: Option<&'static str>,
+    /// Whether it is the royal piece, the one that is checked and mated (the page marks its square
+    /// when the side to move is in check).
+    pub royal: bool,
+}
+
+/// How a game's move strings (USI) are written, which picks how the page takes a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MoveSyntax {
+    /// A move names its square of departure then its square of arrival (`7g7f`), with `+` after
+    /// a promotion (`7c7b+`); a drop names the piece dropped, `*` and the square (`P*5e`);
+    /// `pass` passes. The page takes two clicks, or a piece in hand and a square, and asks when
+    /// several moves join the same squares (promote or not, the face a cube is dropped as).
+    FromTo,
+    /// A move lists every square it stops on, `-` between a step's two, `:` between a capture's
+    /// (`c4:c6:c8`). The page takes it stop by stop until one legal move is left.
+    Route,
 }
 
 /// How the page draws a game and takes its moves.
@@ -306,6 +323,18 @@ pub struct PageInfo {
     pub pieces: &'static [PieceInfo],
     /// The SFEN of an empty board with Black to move, for the editor's "clear".
     pub empty: &'static str,
+    /// The files' names, one character each, left to right as the board is drawn with the side
+    /// that moves first at the bottom (the SFEN's order); a square's name is its file's then its
+    /// rank's (`7g`, `c4`).
+    pub file_names: &'static str,
+    /// The ranks' names, one character each, top to bottom as the board is drawn with the side
+    /// that moves first at the bottom (the SFEN's order).
+    pub rank_names: &'static str,
+    /// How a move string is written.
+    pub moves: MoveSyntax,
+    /// Squares the page draws with a mark because a rule names them (where no piece may be
+    /// dropped).
+    pub marked: &'static [&'static str],
 }
 
 /// What the fuzzer and the match runner use of a game.

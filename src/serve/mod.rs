@@ -17,7 +17,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{Request, State, WebSocketUpgrade};
+use axum::extract::{Path, Request, State, WebSocketUpgrade};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -35,10 +35,42 @@ pub const FRAME_LIMIT: usize = 1024 * 1024;
 /// Messages a session may send each second.
 pub const MESSAGES_PER_SECOND: u32 = 50;
 
-/// The page, its script and its style, built into the binary.
+/// The page, built into the binary.
 const INDEX_HTML: &str = include_str!("assets/index.html");
-const APP_JS: &str = include_str!("assets/app.js");
+/// The page's style.
 const STYLE_CSS: &str = include_str!("assets/style.css");
+
+/// The page's scripts, ES modules built into the binary, each served at `/js/NAME`: `main.js`,
+/// which the page loads, imports the others (docs/serve.md lists what each holds).
+pub const SCRIPTS: &[(&str, &str)] = &[
+    ("analysis.js", include_str!("assets/js/analysis.js")),
+    ("board-cubes.js", include_str!("assets/js/board-cubes.js")),
+    ("board-discs.js", include_str!("assets/js/board-discs.js")),
+    ("board-wedges.js", include_str!("assets/js/board-wedges.js")),
+    ("board.js", include_str!("assets/js/board.js")),
+    ("chooser.js", include_str!("assets/js/chooser.js")),
+    ("clock.js", include_str!("assets/js/clock.js")),
+    ("connection.js", include_str!("assets/js/connection.js")),
+    ("dom.js", include_str!("assets/js/dom.js")),
+    ("editor.js", include_str!("assets/js/editor.js")),
+    ("graph.js", include_str!("assets/js/graph.js")),
+    ("hands.js", include_str!("assets/js/hands.js")),
+    (
+        "input-from-to.js",
+        include_str!("assets/js/input-from-to.js"),
+    ),
+    ("input-route.js", include_str!("assets/js/input-route.js")),
+    ("input.js", include_str!("assets/js/input.js")),
+    ("main.js", include_str!("assets/js/main.js")),
+    ("mate.js", include_str!("assets/js/mate.js")),
+    ("play.js", include_str!("assets/js/play.js")),
+    ("position.js", include_str!("assets/js/position.js")),
+    ("presets.js", include_str!("assets/js/presets.js")),
+    ("records.js", include_str!("assets/js/records.js")),
+    ("search.js", include_str!("assets/js/search.js")),
+    ("state.js", include_str!("assets/js/state.js")),
+    ("view.js", include_str!("assets/js/view.js")),
+];
 
 /// The settings of `tsubame serve`.
 #[derive(Clone, Debug)]
@@ -189,10 +221,7 @@ async fn serve(config: Config) -> Result<(), String> {
     });
     let router = Router::new()
         .route("/", get(|| asset(INDEX_HTML, "text/html; charset=utf-8")))
-        .route(
-            "/app.js",
-            get(|| asset(APP_JS, "text/javascript; charset=utf-8")),
-        )
+        .route("/js/{name}", get(script))
         .route(
             "/style.css",
             get(|| asset(STYLE_CSS, "text/css; charset=utf-8")),
@@ -222,6 +251,14 @@ async fn asset(body: &'static str, content_type: &'static str) -> Response {
         .into_response()
 }
 
+/// `GET /js/NAME`: one of the page's [`SCRIPTS`].
+async fn script(Path(name): Path<String>) -> Response {
+    match SCRIPTS.iter().find(|(n, _)| *n == name) {
+        Some((_, body)) => asset(body, "text/javascript; charset=utf-8").await,
+        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
+}
+
 /// The `Host` header's text, if it has one.
 fn host_of(headers: &HeaderMap) -> Option<&str> {
     headers.get(header::HOST).and_then(|v| v.to_str().ok())
@@ -249,7 +286,7 @@ async fn health(State(app): State<Arc<App>>) -> Response {
         .into_response()
 }
 
-/// `GET /examples.json`: the positions the page offers, by game (the registry's examples).
+/// `GET /examples.json`: every game's examples (the registry's, as `hello` lists them), by game.
 async fn examples_json() -> Response {
     let all: serde_json::Map<String, serde_json::Value> = GameId::ALL
         .iter()
@@ -282,4 +319,113 @@ async fn websocket(
         .max_message_size(FRAME_LIMIT)
         .max_frame_size(FRAME_LIMIT)
         .on_upgrade(move |socket| session::run(socket, app))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::info::MoveSyntax;
+
+    /// The modules a script imports (`from './NAME.js'`).
+    fn imports(text: &str) -> Vec<&str> {
+        text.split("from './")
+            .skip(1)
+            .filter_map(|rest| rest.split_once('\''))
+            .map(|(name, _)| name)
+            .collect()
+    }
+
+    /// The page loads `main.js` as a module; every module it imports, directly or not, is served,
+    /// and every module served is imported.
+    #[test]
+    fn every_script_is_served_and_used() {
+        assert!(INDEX_HTML.contains(r#"<script type="module" src="js/main.js"></script>"#));
+        let mut reached = vec!["main.js"];
+        let mut i = 0;
+        while i < reached.len() {
+            let (_, text) = SCRIPTS
+                .iter()
+                .find(|(n, _)| *n == reached[i])
+                .unwrap_or_else(|| panic!("{} is imported but not served", reached[i]));
+            for name in imports(text) {
+                if !reached.contains(&name) {
+                    reached.push(name);
+                }
+            }
+            i += 1;
+        }
+        for (name, _) in SCRIPTS {
+            assert!(
+                reached.contains(name),
+                "{name} is served but never imported"
+            );
+        }
+    }
+
+    /// Each game's page descriptor names its squares and its pieces consistently, and the squares
+    /// of every legal move of its start and of its examples' positions are named by it.
+    #[test]
+    fn page_descriptors_name_every_square_a_move_touches() {
+        for g in GameId::ALL {
+            let info = g.info();
+            let page = info.page;
+            assert_eq!(page.file_names.chars().count(), page.files as usize, "{g}");
+            assert_eq!(page.rank_names.chars().count(), page.ranks as usize, "{g}");
+            assert_eq!(page.ranks as usize, info.ranks, "{g}");
+            let squares: Vec<String> = page
+                .file_names
+                .chars()
+                .flat_map(|f| page.rank_names.chars().map(move |r| format!("{f}{r}")))
+                .collect();
+            for m in page.marked {
+                assert!(squares.iter().any(|s| s == m), "{g}: marked {m}");
+            }
+            assert!(page.first == "b" || page.first == "w", "{g}");
+            assert!(page.pieces.iter().filter(|p| p.royal).count() <= 1, "{g}");
+            for p in page.pieces {
+                for other in p.next.iter().chain(p.hand.iter()) {
+                    assert!(
+                        page.pieces.iter().any(|q| q.letter == *other),
+                        "{g}: {} names {other}",
+                        p.letter
+                    );
+                }
+            }
+            let mut positions = vec![("startpos".to_string(), Vec::new())];
+            for e in (info.examples)() {
+                positions.push((e.sfen.unwrap_or_else(|| "startpos".into()), e.moves));
+            }
+            for (sfen, moves) in positions {
+                let checked = state::check(g.name(), &sfen, &moves, None).expect("a position");
+                let ServerMsg::State { legal, .. } = checked.state else {
+                    panic!("{g}: not a state");
+                };
+                for mv in legal {
+                    let body = mv.split_once('*').map_or(mv.as_str(), |(_, sq)| sq);
+                    let touched: Vec<&String> = squares
+                        .iter()
+                        .filter(|s| body.contains(s.as_str()))
+                        .collect();
+                    match page.moves {
+                        MoveSyntax::FromTo if mv == "pass" => {}
+                        MoveSyntax::FromTo => {
+                            let mut rest = body.trim_end_matches('+').to_string();
+                            for _ in 0..if mv.contains('*') { 1 } else { 2 } {
+                                let sq = squares.iter().find(|s| rest.starts_with(s.as_str()));
+                                let sq = sq.unwrap_or_else(|| panic!("{g}: {mv}"));
+                                rest = rest[sq.len()..].to_string();
+                            }
+                            assert!(rest.is_empty(), "{g}: {mv}");
+                        }
+                        MoveSyntax::Route => {
+                            for stop in body.split(['-', ':']) {
+                                assert!(squares.iter().any(|s| s == stop), "{g}: {mv}");
+                            }
+                            assert!(!touched.is_empty(), "{g}: {mv}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

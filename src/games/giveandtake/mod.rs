@@ -15,7 +15,7 @@ pub mod pack;
 pub mod position;
 
 use crate::games::info::{
-    BoardFamily, Example, ExampleKind, HasExactTable, PageInfo, PieceInfo, ToolInfo,
+    BoardFamily, Example, ExampleKind, HasExactTable, MoveSyntax, PageInfo, PieceInfo, ToolInfo,
 };
 pub use movegen::GtMove;
 pub use position::{GiveAndTake, START_FEN};
@@ -45,6 +45,7 @@ pub const INFO: super::GameInfo = super::GameInfo {
                 kanji: "",
                 next: Some("K"),
                 hand: None,
+                royal: false,
             },
             PieceInfo {
                 letter: "K",
@@ -52,9 +53,14 @@ pub const INFO: super::GameInfo = super::GameInfo {
                 kanji: "",
                 next: None,
                 hand: None,
+                royal: false,
             },
         ],
         empty: "8/8/8/8/8/8/8/8 w - 1",
+        file_names: "abcdefgh",
+        rank_names: "87654321",
+        moves: MoveSyntax::Route,
+        marked: &[],
     },
     tools: ToolInfo {
         fuzz_perft_depth: 4,

@@ -11,7 +11,7 @@ use crate::core::game::Position;
 use crate::core::repetition::Repetition;
 use crate::core::rules::{EndReason, Outcome, Verdict};
 use crate::core::square::Geometry;
-use crate::games::info::{BoardFamily, PageInfo, PieceInfo, ToolInfo};
+use crate::games::info::{BoardFamily, MoveSyntax, PageInfo, PieceInfo, ToolInfo};
 use crate::games::shogi::Variant;
 use crate::games::shogi::attacks::Tables;
 use crate::games::shogi::eval::EvalWeights;
@@ -41,6 +41,10 @@ pub const INFO: crate::games::GameInfo = crate::games::GameInfo {
         hands: true,
         pieces: &PIECES,
         empty: "5/5/5/5/5 b - 1",
+        file_names: "54321",
+        rank_names: "abcde",
+        moves: MoveSyntax::FromTo,
+        marked: &[],
     },
     tools: ToolInfo {
         fuzz_perft_depth: 4,

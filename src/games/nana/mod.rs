@@ -21,8 +21,8 @@ pub use rules::{repetition_draw, repetition_verdict};
 use std::sync::{Arc, LazyLock};
 
 use crate::games::info::{
-    AnyTable, BoardFamily, ExactInfo, ExactTable, Example, ExampleKind, HasExactTable, PageInfo,
-    PieceInfo, ToolInfo,
+    AnyTable, BoardFamily, ExactInfo, ExactTable, Example, ExampleKind, HasExactTable, MoveSyntax,
+    PageInfo, PieceInfo, ToolInfo,
 };
 use crate::nnue::network::Network;
 
@@ -52,6 +52,11 @@ pub const INFO: super::GameInfo = super::GameInfo {
         hands: true,
         pieces: &PIECES,
         empty: "3/3/3 b - 1",
+        file_names: "321",
+        rank_names: "abc",
+        moves: MoveSyntax::FromTo,
+        // The centre, where no piece may be dropped.
+        marked: &["2b"],
     },
     tools: ToolInfo {
         fuzz_perft_depth: 5,
@@ -64,7 +69,10 @@ pub const INFO: super::GameInfo = super::GameInfo {
 /// Nana shogi's pieces as the page shows them: the king, and each cube's faces in the order it
 /// turns through them.
 const PIECES: [PieceInfo; 9] = [
-    face("K", "king", "K", "K"),
+    PieceInfo {
+        royal: true,
+        ..face("K", "king", "K", "K")
+    },
     face("R", "rook", "C", "R"),
     face("C", "chariot", "W", "R"),
     face("W", "swallow's wings", "I", "R"),
@@ -89,6 +97,7 @@ const fn face(
         kanji: "",
         next: Some(next),
         hand: Some(hand),
+        royal: false,
     }
 }
 

@@ -23,7 +23,7 @@ use crate::core::repetition::Repetition;
 use crate::core::rules::{GameRules, Outcome, Verdict};
 use crate::core::square::Geometry;
 use crate::games::info::{
-    BoardFamily, Example, ExampleKind, HasExactTable, PageInfo, PieceInfo, ToolInfo,
+    BoardFamily, Example, ExampleKind, HasExactTable, MoveSyntax, PageInfo, PieceInfo, ToolInfo,
 };
 use crate::nnue::network::Network;
 use attacks::Tables;
@@ -95,6 +95,10 @@ pub const INFO: super::GameInfo = super::GameInfo {
         hands: true,
         pieces: &PIECES,
         empty: "9/9/9/9/9/9/9/9/9 b - 1",
+        file_names: "987654321",
+        rank_names: "abcdefghi",
+        moves: MoveSyntax::FromTo,
+        marked: &[],
     },
     tools: ToolInfo {
         fuzz_perft_depth: 3,
@@ -110,7 +114,10 @@ pub const INFO: super::GameInfo = super::GameInfo {
 
 /// The pieces of the shogi family as the page shows them (minishogi uses some of them).
 pub const PIECES: [PieceInfo; 14] = [
-    piece("K", "king", "玉", None, None),
+    PieceInfo {
+        royal: true,
+        ..piece("K", "king", "玉", None, None)
+    },
     piece("R", "rook", "飛", Some("+R"), Some("R")),
     piece("B", "bishop", "角", Some("+B"), Some("B")),
     piece("G", "gold", "金", None, Some("G")),
@@ -140,6 +147,7 @@ const fn piece(
         kanji,
         next,
         hand,
+        royal: false,
     }
 }
 

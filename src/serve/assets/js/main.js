@@ -1,0 +1,161 @@
+// tsubame's page: the boards of every game the server lists, talking to `tsubame serve` over the
+// WebSocket protocol of docs/serve.md. The page knows no rule and no game: legal moves, check
+// and the result of every position come from the server's `state`, and how each game is drawn
+// and entered from its descriptor in the server's `hello`.
+
+import { $ } from './dom.js';
+import { app } from './state.js';
+import { connect, on } from './connection.js';
+import { toggleAnalysis, updateAnalyseButton, startAnalysis } from './analysis.js';
+import { hideChooser } from './chooser.js';
+import { resetClock, startClockTicker } from './clock.js';
+import { clearEditor, currentSfen, editorSfen, startEditor, stopEditor } from './editor.js';
+import { startMate } from './mate.js';
+import {
+  goToPly, maybeEngineMove, newGame, onError, onState, playMove, legalNow, requestShown, takeBack,
+} from './play.js';
+import { buildPresets, loadPosition } from './presets.js';
+import { buildRecordButtons, decodeRecord, loadRecord, onRecordAnswer, requestRecord } from './records.js';
+import { cancelSearch, onInfo, onSearchEnd } from './search.js';
+import { render } from './view.js';
+
+/** The server's `hello`: the games offered, their one-click positions and record formats. */
+function onHello(msg) {
+  const first = !app.hello;
+  app.hello = msg;
+  const sel = $('game-select');
+  sel.textContent = '';
+  for (const g of msg.games) {
+    const o = document.createElement('option');
+    o.value = g.name;
+    o.textContent = g.title || g.name;
+    sel.appendChild(o);
+  }
+  buildRecordButtons(msg.games);
+  buildPresets(msg.games);
+  if (first) {
+    const wanted = new URLSearchParams(location.search).get('game');
+    const name = msg.games.some((g) => g.name === wanted) ? wanted : msg.games[0].name;
+    newGame(name, null);
+  } else {
+    sel.value = app.game.name;
+    app.states.clear();
+    requestShown();
+  }
+}
+
+function onClose() {
+  app.search = null;
+  app.queued = null;
+  app.pendingStates.clear();
+  updateAnalyseButton();
+}
+
+function wire() {
+  $('game-select').addEventListener('change', (e) => {
+    if (app.editing) stopEditor(false);
+    newGame(e.target.value, null);
+  });
+  $('reconnect').addEventListener('click', connect);
+  $('new-game').addEventListener('click', () => newGame(app.game.name, null));
+  $('takeback').addEventListener('click', takeBack);
+  $('flip').addEventListener('click', () => {
+    app.flipped = !app.flipped;
+    render();
+  });
+  $('side-select').addEventListener('change', () => {
+    if (app.search && app.search.kind === 'play') cancelSearch();
+    render();
+    maybeEngineMove();
+  });
+  const limitChanged = () => {
+    const k = $('limit-kind').value;
+    $('clock-settings').hidden = k !== 'byoyomi' && k !== 'fischer';
+    const defaults = { depth: 4, nodes: 20000, movetime: 1000 };
+    if (defaults[k]) $('limit-value').value = defaults[k];
+    $('limit-value').hidden = !defaults[k];
+    resetClock();
+  };
+  $('limit-kind').addEventListener('change', limitChanged);
+  for (let level = 20; level >= 0; level--) {
+    const o = document.createElement('option');
+    o.value = String(level);
+    o.textContent = level === 20 ? '20 (full strength)' : String(level);
+    $('level').appendChild(o);
+  }
+  $('level').addEventListener('change', () => {
+    if (app.search && app.search.kind === 'play') cancelSearch();
+    maybeEngineMove();
+  });
+  $('clock-main').addEventListener('change', resetClock);
+  $('clock-extra').addEventListener('change', resetClock);
+  $('clock-settings').hidden = true;
+  $('analyse').addEventListener('click', toggleAnalysis);
+  $('multipv').addEventListener('change', () => {
+    if (app.analysing) startAnalysis();
+  });
+  $('pass').addEventListener('click', () => {
+    if (legalNow()) playMove('pass');
+  });
+  $('nav-first').addEventListener('click', () => goToPly(0));
+  $('nav-prev').addEventListener('click', () => goToPly(app.game.cursor - 1));
+  $('nav-next').addEventListener('click', () => goToPly(app.game.cursor + 1));
+  $('nav-last').addEventListener('click', () => goToPly(app.game.moves.length));
+  document.addEventListener('keydown', (e) => {
+    const t = e.target;
+    if (t && (t.tagName === 'TEXTAREA' || t.tagName === 'INPUT' || t.tagName === 'SELECT')) return;
+    if (e.key === 'ArrowLeft') {
+      goToPly(app.game.cursor - 1);
+      e.preventDefault();
+    } else if (e.key === 'ArrowRight') {
+      goToPly(app.game.cursor + 1);
+      e.preventDefault();
+    } else if (e.key === 'Home') {
+      goToPly(0);
+    } else if (e.key === 'End') {
+      goToPly(app.game.moves.length);
+    } else if (e.key === 'Escape') {
+      app.selected = null;
+      hideChooser();
+      render();
+    }
+  });
+  $('load-position').addEventListener('click', () => loadPosition($('position-input').value));
+  $('mate-button').addEventListener('click', startMate);
+  $('copy-sfen').addEventListener('click', () => {
+    const s = currentSfen();
+    $('position-input').value = s;
+    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(s).catch(() => {});
+  });
+  $('download-usi').addEventListener('click', () => requestRecord('usi'));
+  $('load-record').addEventListener('click', () => loadRecord($('record-text').value));
+  $('record-file').addEventListener('change', (e) => {
+    const f = e.target.files && e.target.files[0];
+    if (!f) return;
+    f.arrayBuffer().then((b) => {
+      const t = decodeRecord(b);
+      $('record-text').value = t;
+      loadRecord(t);
+    });
+  });
+  $('edit-toggle').addEventListener('click', () => (app.editing ? stopEditor(false) : startEditor()));
+  $('edit-clear').addEventListener('click', clearEditor);
+  $('edit-side').addEventListener('change', () => {
+    if (app.editing) $('position-input').value = editorSfen();
+  });
+  $('edit-done').addEventListener('click', () => stopEditor(true));
+}
+
+on('hello', onHello);
+on('state', onState);
+on('info', onInfo);
+on('bestmove', onSearchEnd);
+on('mate', onSearchEnd);
+on('record', onRecordAnswer);
+on('load', onRecordAnswer);
+on('error', onError);
+on('close', onClose);
+wire();
+connect();
+startClockTicker();
+window.tsubamePage = app; // for debugging in the browser console, and for the browser tests

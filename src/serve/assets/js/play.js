@@ -1,0 +1,233 @@
+// The game on the page: starting one, playing moves, the engine's turn, taking back, stepping
+// through it, and asking the server for the state of each position shown.
+
+import { $, showError } from './dom.js';
+import { app, gameEntry, key, lastKey, shownKey, shownMoves, shownState, startposOf } from './state.js';
+import { send } from './connection.js';
+import { startAnalysis } from './analysis.js';
+import { hideChooser } from './chooser.js';
+import { clockMoved, clockUpdate, resetClock } from './clock.js';
+import { updateRecordButtons } from './records.js';
+import { cancelSearch, startQueued, startSearch } from './search.js';
+import { render, renderStatus } from './view.js';
+
+/** Starts a game of `name` from `sfen` (null: the game's start). */
+export function newGame(name, sfen) {
+  cancelSearch();
+  app.game = { name, start: sfen || startposOf(name), moves: [], cursor: 0 };
+  app.evals = [];
+  app.selected = null;
+  app.note = null;
+  app.mate = null;
+  $('mate-line').textContent = '';
+  $('mate-result').textContent = '';
+  $('pv-lines').textContent = '';
+  $('analysis-info').textContent = '';
+  $('game-select').value = name;
+  updateRecordButtons();
+  const human = sideSetting();
+  const entry = gameEntry(name);
+  app.flipped = (human === 'b' || human === 'w') && !!entry && human !== entry.page.first;
+  app.refused = null;
+  resetClock();
+  showPosition();
+}
+
+/** Who plays: `b`, `w`, `both` (no engine) or `engine`. */
+export function sideSetting() {
+  return $('side-select').value;
+}
+
+/** Whether the engine plays this side. */
+export function isEngineSide(side) {
+  const s = sideSetting();
+  if (s === 'both') return false;
+  if (s === 'engine') return true;
+  return s !== side;
+}
+
+/** Shows the position at the cursor: asks its state, redraws, restarts analysis. */
+export function showPosition() {
+  app.selected = null;
+  hideChooser();
+  requestShown();
+  render();
+  if (app.analysing) startAnalysis();
+  maybeEngineMove();
+}
+
+/** Plays a move in the position shown (a new line when it differs from the game's next move). */
+export function playMove(mv) {
+  const g = app.game;
+  const st = shownState();
+  if (g.moves[g.cursor] === mv) {
+    g.cursor++;
+  } else {
+    g.moves = g.moves.slice(0, g.cursor);
+    g.moves.push(mv);
+    g.cursor = g.moves.length;
+    app.evals.length = Math.min(app.evals.length, g.cursor);
+    app.note = null;
+  }
+  if (st && g.cursor === g.moves.length) clockMoved(st.side);
+  showPosition();
+}
+
+/** The engine's move of a play search, played if the game is still where it was asked. */
+export function enginePlayed(s, mv) {
+  if (s.key !== lastKey()) return;
+  if (mv === 'resign' || mv === 'win') {
+    const side = s.side === 'b' ? 'Black' : 'White';
+    app.note = mv === 'resign' ? side + ' (engine) resigns' : side + ' (engine) declares a win';
+    render();
+    return;
+  }
+  if (app.game.cursor !== app.game.moves.length) {
+    app.game.cursor = app.game.moves.length;
+  }
+  playMove(mv);
+}
+
+function limitsFor() {
+  const kind = $('limit-kind').value;
+  const v = Math.max(1, Number($('limit-value').value) || 1);
+  if (kind === 'depth') return { depth: v };
+  if (kind === 'nodes') return { nodes: v };
+  if (kind === 'movetime') return { movetime: v };
+  clockUpdate();
+  const c = app.clock;
+  const times = { btime: Math.max(0, Math.round(c.b)), wtime: Math.max(0, Math.round(c.w)) };
+  if (kind === 'byoyomi') return Object.assign({ byoyomi: c.extra }, times);
+  return Object.assign({ binc: c.extra, winc: c.extra }, times);
+}
+
+/** Starts the engine's search when it is to move in the game's last position. */
+export function maybeEngineMove() {
+  if (!app.connected || app.analysing || app.editing) return;
+  const g = app.game;
+  if (g.cursor !== g.moves.length || app.note) return;
+  const k = shownKey();
+  const st = app.states.get(k);
+  if (!st || st.result || !isEngineSide(st.side)) return;
+  if (app.search && !app.search.cancelled && app.search.kind === 'play' && app.search.key === k) return;
+  if (app.queued && app.queued.kind === 'play' && app.queued.key === k) return;
+  if (app.search && !app.search.cancelled && app.search.kind === 'mate') return;
+  startSearch({
+    kind: 'play', op: 'go', game: g.name, start: g.start, moves: g.moves.slice(),
+    key: k, ply: g.cursor, side: st.side, limits: limitsFor(), level: Number($('level').value),
+  });
+}
+
+/** Takes back to the previous position where a human is to move (one or two moves). */
+export function takeBack() {
+  const g = app.game;
+  cancelSearch();
+  if (g.cursor === 0) return;
+  let c = g.cursor - 1;
+  if (sideSetting() === 'b' || sideSetting() === 'w') {
+    const human = sideSetting();
+    const prev = app.states.get(key(g.name, g.start, g.moves.slice(0, c)));
+    if (prev && prev.side !== human && c > 0) c--;
+  }
+  g.moves = g.moves.slice(0, c);
+  g.cursor = c;
+  app.evals.length = Math.min(app.evals.length, c + 1);
+  app.note = null;
+  showPosition();
+}
+
+/** Shows the position after this many of the game's moves. */
+export function goToPly(ply) {
+  ply = Math.max(0, Math.min(app.game.moves.length, ply));
+  if (ply === app.game.cursor) return;
+  cancelSearch();
+  app.game.cursor = ply;
+  showPosition();
+}
+
+/** Plays a line of moves from the position shown (kept as the game's continuation if it is one). */
+export function playLine(pv) {
+  const g = app.game;
+  cancelSearch();
+  const base = g.moves.slice(0, g.cursor);
+  const same = pv.every((m, i) => g.moves[g.cursor + i] === m);
+  g.moves = same ? g.moves : base.concat(pv);
+  g.cursor = base.length + pv.length;
+  app.evals.length = Math.min(app.evals.length, base.length + 1);
+  showPosition();
+}
+
+/** Whether a move may be made in the position shown (open, and not the engine's turn to play). */
+export function canMoveHere(st) {
+  if (!st || st.result || app.note) return false;
+  if (app.game.cursor === app.game.moves.length && isEngineSide(st.side) && !app.analysing) return false;
+  return true;
+}
+
+/** The state of the position shown when a move may be entered in it, else null. */
+export function legalNow() {
+  const st = shownState();
+  if (!st || !canMoveHere(st) || app.editing) return null;
+  return st;
+}
+
+/** Asks the server for the state of a position, unless it is known or asked already. */
+export function requestState(game, start, moves) {
+  const k = key(game, start, moves);
+  if (app.states.has(k)) return;
+  for (const v of app.pendingStates.values()) if (v === k) return;
+  const id = send({ op: 'state', game, sfen: start, moves });
+  if (id !== null) app.pendingStates.set(id, k);
+}
+
+/** Asks for the state of the position shown. */
+export function requestShown() {
+  requestState(app.game.name, app.game.start, shownMoves());
+}
+
+/** Asks for the states of a game's every position, then shows its last. */
+export function showWholeGame(moves) {
+  app.game.moves = moves.slice();
+  app.game.cursor = moves.length;
+  for (let k = 0; k <= moves.length; k++) requestState(app.game.name, app.game.start, moves.slice(0, k));
+  showPosition();
+}
+
+/** The server's `state`: kept, drawn when shown, and the engine's turn checked. */
+export function onState(msg) {
+  let k = app.pendingStates.get(msg.id);
+  if (k === undefined && app.pendingStates.size) {
+    const firstId = app.pendingStates.keys().next().value;
+    k = app.pendingStates.get(firstId);
+    app.pendingStates.delete(firstId);
+  } else {
+    app.pendingStates.delete(msg.id);
+  }
+  if (k === undefined) return;
+  app.states.set(k, msg);
+  if (k === shownKey()) render();
+  if (k === lastKey()) maybeEngineMove();
+}
+
+/** The server's `error`: shown; a refused position is stepped back from. */
+export function onError(msg) {
+  showError(msg.message || 'error');
+  if (msg.id !== undefined && app.pendingStates.has(msg.id)) {
+    const k = app.pendingStates.get(msg.id);
+    app.pendingStates.delete(msg.id);
+    // A position the server refused: go back to the last one it accepted.
+    if (k === shownKey() && app.game.cursor === 0) {
+      app.refused = k;
+      renderStatus(null);
+    }
+    if (k === shownKey() && app.game.cursor > 0) {
+      app.game.moves = app.game.moves.slice(0, app.game.cursor - 1);
+      app.game.cursor = app.game.moves.length;
+      showPosition();
+    }
+  }
+  if (app.search && msg.id === app.search.id) {
+    app.search = null;
+    startQueued();
+  }
+}

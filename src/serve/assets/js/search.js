@@ -1,0 +1,105 @@
+// The engine's searches: one runs at a time; a new one stops the running one and waits for its
+// answer. Play, analysis and mate searches share this queue.
+
+import { $ } from './dom.js';
+import { app, gameEntry } from './state.js';
+import { send } from './connection.js';
+import { renderAnalysis, updateAnalyseButton } from './analysis.js';
+import { drawEvalGraph } from './graph.js';
+import { mateFound } from './mate.js';
+import { enginePlayed, maybeEngineMove } from './play.js';
+
+/** Starts a search, or queues it behind the running one (which is stopped). */
+export function startSearch(spec) {
+  if (app.search) {
+    app.queued = spec;
+    if (!app.search.stopping) {
+      app.search.stopping = true;
+      app.search.cancelled = true;
+      send({ op: 'stop' });
+    }
+    return;
+  }
+  launch(spec);
+}
+
+function launch(spec) {
+  const msg = { op: spec.op, game: spec.game, sfen: spec.start, moves: spec.moves };
+  if (spec.op === 'go') {
+    msg.limits = spec.limits;
+    if (spec.multipv) msg.multipv = spec.multipv;
+    if (spec.level !== undefined) msg.level = spec.level;
+  } else {
+    msg.ms = spec.ms;
+  }
+  const id = send(msg);
+  if (id === null) return;
+  app.search = Object.assign({ id, lines: [] }, spec);
+  updateAnalyseButton();
+}
+
+/** Stops the running search (its answer is then ignored) and drops the queued one. */
+export function cancelSearch() {
+  app.queued = null;
+  if (app.search && !app.search.stopping) {
+    app.search.stopping = true;
+    app.search.cancelled = true;
+    send({ op: 'stop' });
+  }
+}
+
+/** Starts the queued search, if any. */
+export function startQueued() {
+  const q = app.queued;
+  app.queued = null;
+  if (q) launch(q);
+  updateAnalyseButton();
+}
+
+/** The server's `info`: the search's progress. */
+export function onInfo(msg) {
+  const s = app.search;
+  if (!s || s.cancelled) return;
+  if (s.kind === 'mate') {
+    $('mate-result').textContent = 'searching… ' + (msg.nodes || 0) + ' nodes';
+    return;
+  }
+  const k = msg.multipv || 1;
+  if (msg.score && k === 1 && s.side) {
+    app.evals[s.ply] = toFirstView(msg.score, s.side, s.game);
+    drawEvalGraph();
+  }
+  if (msg.pv && msg.pv.length) s.lines[k - 1] = msg;
+  if (s.kind === 'analyse') renderAnalysis(msg);
+}
+
+/** A score of the side to move as seen by the side that moves first. */
+function toFirstView(score, side, game) {
+  let v;
+  if (score.mate !== undefined) v = score.mate >= 0 ? 10000 - score.mate : -10000 - score.mate;
+  else v = score.cp || 0;
+  const entry = gameEntry(game);
+  return entry && side === entry.page.first ? v : -v;
+}
+
+/** A score as text: `mate N` or centipawns with their sign. */
+export function scoreText(score) {
+  if (!score) return '';
+  if (score.mate !== undefined) return 'mate ' + score.mate;
+  return (score.cp > 0 ? '+' : '') + score.cp;
+}
+
+/** The server's `bestmove` or `mate`: the search has ended. */
+export function onSearchEnd(msg) {
+  const s = app.search;
+  app.search = null;
+  if (s && !s.cancelled) {
+    if (s.kind === 'play' && msg.op === 'bestmove') enginePlayed(s, msg.move);
+    if (s.kind === 'mate' && msg.op === 'mate') mateFound(s, msg);
+  }
+  if (app.queued) startQueued();
+  else {
+    updateAnalyseButton();
+    maybeEngineMove();
+  }
+}

@@ -1,0 +1,77 @@
+// The page's state: the game shown, the server's answers, the searches, and the games the
+// server described in its `hello` (every game's descriptor: the page holds no table of games).
+
+export const app = {
+  ws: null,
+  connected: false,
+  hello: null, // the server's `hello`: its games and caps
+  nextId: 1,
+  pendingRecord: null, // the `record` or `load` asked for: { id, op }
+  pendingStates: new Map(), // id -> cache key
+  states: new Map(), // cache key -> state message
+  game: { name: '', start: '', moves: [], cursor: 0 },
+  evals: [], // ply -> score from the first mover's view (cp; mates as ±(10000 - plies))
+  flipped: false,
+  selected: null, // {from: square} | {hand: letter} | {path: [squares]}
+  search: null, // the running search
+  queued: null, // the next search to start when the running one has answered
+  analysing: false,
+  mate: null, // {base: moves, line: [...]}
+  note: null, // page-level game end (resignation, flag)
+  clock: null, // {b, w, side, since, extra, used, mode, flag}
+  editing: null, // position editor: {cells, hands, side}
+  editPiece: null,
+  refused: null, // the key of a start position the server refused
+  lastPos: null, // the last position drawn: {name, pos}
+};
+
+/** The cache key of a position: game, start and moves. */
+export function key(game, start, moves) {
+  return game + '|' + start + '|' + moves.join(' ');
+}
+
+/** The moves up to the position shown. */
+export function shownMoves() {
+  return app.game.moves.slice(0, app.game.cursor);
+}
+
+/** The cache key of the position shown. */
+export function shownKey() {
+  return key(app.game.name, app.game.start, shownMoves());
+}
+
+/** The cache key of the game's last position. */
+export function lastKey() {
+  return key(app.game.name, app.game.start, app.game.moves);
+}
+
+/** The server's `state` of the position shown, once it came. */
+export function shownState() {
+  return app.states.get(shownKey()) || null;
+}
+
+/** The `hello` entry of the game of this name, or null. */
+export function gameEntry(name) {
+  return (app.hello && app.hello.games.find((g) => g.name === name)) || null;
+}
+
+/** The `hello` entry of the game shown, or null before the `hello`. */
+export function current() {
+  return gameEntry(app.game.name);
+}
+
+/** The start position of the game of this name. */
+export function startposOf(name) {
+  const g = gameEntry(name);
+  return g ? g.startpos : '';
+}
+
+/** The other side. */
+export function otherSide(side) {
+  return side === 'b' ? 'w' : 'b';
+}
+
+/** A side's name for people. */
+export function sideName(side) {
+  return side === 'b' ? 'Black' : 'White';
+}
