@@ -69,8 +69,8 @@ enum Command {
         /// What to measure: search, perft or smp.
         #[arg(default_value = "search")]
         what: String,
-        /// Threads for `smp`.
-        #[arg(long, default_value_t = 2)]
+        /// Threads for `smp` (as many as the USI option `Threads` allows).
+        #[arg(long, default_value_t = 2, value_parser = threads_parser())]
         threads: usize,
         /// Milliseconds per position for `smp`.
         #[arg(long, default_value_t = 3000)]
@@ -124,7 +124,7 @@ enum Command {
     /// and seed, it plays only the games the file lacks.
     Datagen {
         /// The game (one with training data).
-        #[arg(long, value_enum, ignore_case = true)]
+        #[arg(long, value_parser = games_where(GameId::has_training_data), ignore_case = true)]
         variant: GameId,
         /// Games of the run (numbered from 0; those already in the file are skipped); at least 1.
         #[arg(long, value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
@@ -165,7 +165,7 @@ enum Command {
     /// Reads a training-data file: games, positions, results, and any damaged end it skips.
     Datainfo {
         /// The game the file holds.
-        #[arg(long, value_enum, ignore_case = true)]
+        #[arg(long, value_parser = games_where(GameId::has_training_data), ignore_case = true)]
         variant: GameId,
         /// Also print the first this many records (SFEN, score, result, move).
         #[arg(long, default_value_t = 0)]
@@ -209,7 +209,7 @@ enum Command {
     /// writes the table.
     Solve {
         /// The game (one with an exact table).
-        #[arg(value_enum, ignore_case = true)]
+        #[arg(value_parser = games_where(|g| g.info().exact.is_some()), ignore_case = true)]
         game: GameId,
         /// Where to write the table (for the game's table option; default: the game's file name).
         #[arg(long)]
@@ -261,6 +261,22 @@ enum TuneFormat {
     Openbench,
     /// A shogiarena SPSA space file (`shogiarena.spsa.space.v1`).
     Shogiarena,
+}
+
+/// The games for which `has` holds, as a value parser: `--help` and the error for another game
+/// list only those.
+fn games_where(
+    has: impl Fn(GameId) -> bool,
+) -> impl clap::builder::TypedValueParser<Value = GameId> {
+    let values: Vec<clap::builder::PossibleValue> = GameId::ALL
+        .into_iter()
+        .filter(|&g| has(g))
+        .map(|g| clap::builder::PossibleValue::new(g.name()).aliases(g.info().aliases))
+        .collect();
+    clap::builder::TypedValueParser::map(
+        clap::builder::PossibleValuesParser::new(values),
+        |name: String| GameId::parse(&name).expect("a registry name"),
+    )
 }
 
 /// The record formats the games declare, for `tsubame record --format`.
@@ -325,7 +341,11 @@ fn threads_parser() -> RangedU64ValueParser<usize> {
 
 /// The text of `--help`'s first line, naming every game of the registry.
 fn about() -> String {
-    format!("A USI engine for {}", GameId::titles())
+    format!(
+        "A USI engine for {}. Without a subcommand it speaks USI on standard input and output \
+         (what a GUI starts); the subcommands below are for a terminal.",
+        GameId::titles()
+    )
 }
 
 fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
@@ -425,12 +445,12 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
             let say = |l: &str| println!("{l}");
             let score = dispatch!(variant, G => run_match::<G>(a, b, &cfg, &say));
             println!(
-                "A ({a}) vs B ({b}): +{} ={} -{}, {:.1}% for A, {:+.0} Elo",
+                "A ({a}) vs B ({b}): +{} ={} -{}, {:.1}% for A, {} Elo",
                 score.wins,
                 score.draws,
                 score.losses,
                 100.0 * score.fraction(),
-                score.elo()
+                score.elo_text()
             );
             Ok(())
         }
@@ -553,6 +573,17 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
+    // First of all: a build for a CPU level the processor lacks says so and stops, before it
+    // runs an instruction the processor cannot.
+    if !tsubame::core::cpu::runs_here() {
+        tsubame::core::cpu::refuse();
+    }
+    run_main()
+}
+
+/// The program once the processor is known to run it.
+#[inline(never)]
+fn run_main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();

@@ -71,7 +71,11 @@ fn mate_position_without_variant_is_read_as_the_game_of_its_board() {
     args.extend(row[0].split_whitespace());
     let o = tsubame(&args);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("length 1 plies"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("length 1 ply (exact)"),
+        "{}",
+        stdout(&o)
+    );
     // A board of no known size: the message says how to choose the game.
     let o = tsubame(&["mate", "4/4/4/4", "b", "-", "1"]);
     assert!(!o.status.success());
@@ -196,11 +200,25 @@ fn datagen_refuses_a_network_it_cannot_play_with() {
     let net =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games/minishogi/minishogi.nnue");
     let net_s = net.to_str().unwrap();
+    // A game with no training data is refused by the command line, which lists those that have.
+    let o = tsubame(&[
+        "datagen",
+        "--games",
+        "1",
+        "--out",
+        out_s,
+        "--variant",
+        "nanashogi",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("invalid value 'nanashogi'")
+            && stderr(&o).contains("[possible values: shogi, minishogi, giveandtake]"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
     for (args, says) in [
-        (
-            vec!["--variant", "nanashogi", "--eval", "nnue"],
-            "no training data for 'nanashogi'",
-        ),
         (
             vec![
                 "--variant",

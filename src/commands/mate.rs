@@ -64,30 +64,104 @@ fn run_one<P: MateGame>(
     solve_in(pos, table, limits, &stop, &mut info, Fallback::FastLine)
 }
 
-/// Runs the command for game `P`. The table is allocated once, before any problem is read; a size
-/// that cannot be had is an error (the process then exits with a failure status).
+/// The table a single problem starts with, in MiB: doubled while the problem needs more, up to
+/// `--hash` (most problems are solved in a small table, which costs nothing to set up).
+const FIRST_TABLE_MIB: usize = 16;
+/// Nodes a problem may take per MiB of table before the table is doubled.
+const NODES_PER_MIB: u64 = 20_000;
+
+/// "1 ply", "9 plies".
+fn plies(n: usize) -> String {
+    format!("{n} {}", if n == 1 { "ply" } else { "plies" })
+}
+
+/// Solves one problem in a table that starts at [`FIRST_TABLE_MIB`] and doubles, the problem
+/// started again, each time it takes [`NODES_PER_MIB`] nodes for each MiB of table, until the
+/// table reaches `--hash`, where `limits` alone apply. Returns the report (nodes and time of all
+/// the tries) and the last table.
+fn solve_growing<P: MateGame>(
+    pos: &P,
+    args: &Args,
+    limits: &MateLimits,
+) -> Result<(MateReport<P::Move>, Table), String> {
+    let start = std::time::Instant::now();
+    let mut mib = FIRST_TABLE_MIB.min(args.hash);
+    let mut nodes = 0;
+    loop {
+        let mut table = Table::try_new(mib).map_err(|e| format!("--hash {}: {e}", args.hash))?;
+        let last = mib >= args.hash;
+        let mut these = limits.clone();
+        if !last {
+            let budget = mib as u64 * NODES_PER_MIB;
+            these.nodes = Some(
+                these
+                    .nodes
+                    .map_or(budget, |n| n.saturating_sub(nodes).min(budget)),
+            );
+            these.time = these.time.map(|t| t.saturating_sub(start.elapsed()));
+        }
+        let mut r = run_one(pos, &mut table, &these, true);
+        nodes += r.nodes;
+        // Stopped by the budget: no answer, or a mate not proven shortest.
+        let unfinished = match r.result {
+            MateResult::Timeout => true,
+            MateResult::Mate(_) => !r.exact,
+            _ => false,
+        };
+        let out_of_budget = unfinished
+            && limits.nodes.is_none_or(|n| nodes < n)
+            && limits.time.is_none_or(|t| start.elapsed() < t);
+        if last || !out_of_budget {
+            r.nodes = nodes;
+            r.time = start.elapsed();
+            return Ok((r, table));
+        }
+        mib = (mib * 2).min(args.hash);
+    }
+}
+
+/// Runs the command for game `P`. A suite's table is allocated once, before any problem is read;
+/// a single problem's starts small and grows ([`solve_growing`]). A size that cannot be had is an
+/// error (the process then exits with a failure status).
 pub fn run<P: MateGame>(args: &Args) -> Result<(), String> {
-    let mut table = Table::try_new(args.hash).map_err(|e| format!("--hash {}: {e}", args.hash))?;
     match &args.file {
-        Some(file) => suite::<P>(file, args, &mut table),
+        Some(file) => {
+            let mut table =
+                Table::try_new(args.hash).map_err(|e| format!("--hash {}: {e}", args.hash))?;
+            suite::<P>(file, args, &mut table)
+        }
         None => {
             if args.sfen.trim().is_empty() {
-                return Err("give an SFEN or --file".into());
+                return Err(NO_POSITION.into());
             }
-            let pos = P::from_sfen(&args.sfen)
-                .map_err(|e| format!("bad {} SFEN: {e} (is --variant right?)", P::NAME))?;
+            let (mut pos, moves) = super::analyse::position_arg::<P>(Some(&args.sfen))?;
+            for m in &moves {
+                let mv = pos.parse_move(m).map_err(|e| e.to_string())?;
+                pos.play(mv);
+            }
             let limits = MateLimits {
                 time: args.time.map(Duration::from_millis),
                 hash_mib: args.hash,
                 nodes: args.nodes,
             };
-            let r = run_one(&pos, &mut table, &limits, true);
+            let (r, table) = solve_growing(&pos, args, &limits)?;
             match &r.result {
                 MateResult::Mate(line) => {
+                    // The last progress lines may be those of the search for a shorter mate,
+                    // which ends with a disproof: the answer is said plainly after them.
+                    eprintln!(
+                        "info string mate in {}, {}",
+                        plies(line.len()),
+                        if r.exact {
+                            "proven shortest"
+                        } else {
+                            "not proven shortest"
+                        }
+                    );
                     println!("checkmate {}", line_text(&pos, line));
                     println!(
-                        "length {} plies{}",
-                        line.len(),
+                        "length {}{}",
+                        plies(line.len()),
                         if r.exact {
                             " (exact)"
                         } else {
@@ -231,8 +305,12 @@ fn variant_of_sfen(sfen: &str) -> Option<GameId> {
     GameId::by_ranks(board.split('/').count())
 }
 
-/// The game of `tsubame mate`: `--variant` if given, else told by the SFEN or by the suite's first
-/// row.
+/// What `tsubame mate` says when it is given nothing to solve.
+const NO_POSITION: &str = "give a position to solve (an SFEN, `sfen SFEN` or `startpos`, each \
+     optionally followed by `moves …`) or a suite with --file";
+
+/// The game of `tsubame mate`: `--variant` if given, else the default game for `startpos`, else
+/// told by the SFEN or by the suite's first row.
 pub fn mate_variant(
     variant: Option<GameId>,
     file: Option<&str>,
@@ -240,6 +318,12 @@ pub fn mate_variant(
 ) -> Result<GameId, String> {
     if let Some(v) = variant {
         return Ok(v);
+    }
+    if file.is_none() && sfen.trim().is_empty() {
+        return Err(NO_POSITION.into());
+    }
+    if file.is_none() && sfen.split_whitespace().next() == Some("startpos") {
+        return Ok(GameId::DEFAULT);
     }
     let (first, source) = match file {
         Some(f) => {

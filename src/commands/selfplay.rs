@@ -78,6 +78,12 @@ impl Score {
         let p = self.fraction().clamp(0.001, 0.999);
         -400.0 * (1.0 / p - 1.0).log10()
     }
+
+    /// [`Score::elo`] as text, signed and rounded to whole Elo (an even score is `+0`, never `-0`).
+    pub fn elo_text(&self) -> String {
+        let elo = self.elo().round();
+        format!("{:+.0}", if elo == 0.0 { 0.0 } else { elo })
+    }
 }
 
 /// A random opening of `plies` legal moves that does not end the game.
@@ -183,7 +189,7 @@ pub fn run_match<G: Game>(
             Outcome::Loss => score.losses += 1,
         }
         progress(&format!(
-            "game {}/{}: A {} as {} | A +{} ={} -{} ({:.1}%, {:+.0} Elo) {:.0} s",
+            "game {}/{}: A {} as {} | A +{} ={} -{} ({:.1}%, {} Elo) {:.0} s",
             g + 1,
             cfg.games,
             match for_a {
@@ -196,7 +202,7 @@ pub fn run_match<G: Game>(
             score.draws,
             score.losses,
             100.0 * score.fraction(),
-            score.elo(),
+            score.elo_text(),
             start.elapsed().as_secs_f64()
         ));
     }
@@ -219,5 +225,27 @@ mod tests {
         };
         assert_eq!(one.to_string(), "1 thread, full search");
         assert_eq!(two.to_string(), "2 threads, plain alpha-beta");
+    }
+
+    #[test]
+    fn an_even_score_is_plus_zero_elo() {
+        let even = Score {
+            wins: 1,
+            draws: 0,
+            losses: 1,
+        };
+        assert_eq!(even.elo_text(), "+0");
+        let ahead = Score {
+            wins: 3,
+            draws: 0,
+            losses: 1,
+        };
+        assert_eq!(ahead.elo_text(), "+191");
+        let behind = Score {
+            wins: 1,
+            draws: 0,
+            losses: 3,
+        };
+        assert_eq!(behind.elo_text(), "-191");
     }
 }

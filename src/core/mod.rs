@@ -3,6 +3,7 @@
 
 pub mod bitboard;
 pub mod color;
+pub mod cpu;
 pub mod game;
 pub mod moves;
 pub mod pack;

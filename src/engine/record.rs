@@ -5,8 +5,8 @@
 use super::session::Start;
 use crate::core::text::excerpt;
 
-/// Reads the arguments of USI's `position`: `startpos|sfen <SFEN> [moves …]`, words separated by
-/// any ASCII whitespace, `moves` a word of its own. The error says what is wrong (the engine then
+/// Reads the arguments of USI's `position`: `startpos|sfen <SFEN> [moves …]` (or a bare SFEN,
+/// without the word `sfen`), words separated by any ASCII whitespace, `moves` a word of its own. The error says what is wrong (the engine then
 /// keeps its position).
 pub fn position_args(args: &str) -> Result<(Start, Vec<String>), String> {
     let words: Vec<&str> = args.split_ascii_whitespace().collect();
@@ -23,9 +23,12 @@ pub fn position_args(args: &str) -> Result<(Start, Vec<String>), String> {
             ));
         }
         ["sfen", fields @ ..] => Start::Sfen(fields.join(" ")),
+        // A bare SFEN, as YaneuraOu reads it (cshogi's `position(sfen=…)` sends that): a board
+        // of several ranks, then the other fields.
+        [board, ..] if board.contains('/') => Start::Sfen(setup.join(" ")),
         _ => {
             return Err(format!(
-                "position needs 'startpos' or 'sfen <SFEN>', got '{}'; position kept",
+                "position needs 'startpos' or 'sfen <SFEN>' (or a bare SFEN), got '{}'; position kept",
                 excerpt(&setup.join(" "), 100)
             ));
         }
@@ -75,6 +78,20 @@ mod tests {
             Start::Sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1".into())
         );
         assert_eq!(position_args("startpos\tmoves\t2g2f").unwrap().1.len(), 1);
+    }
+
+    #[test]
+    fn a_bare_sfen_is_read_as_after_the_word_sfen() {
+        let sfen = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+        assert_eq!(
+            position_args(&format!("{sfen} moves G*5b")).unwrap(),
+            position_args(&format!("sfen {sfen} moves G*5b")).unwrap()
+        );
+        let e = position_args("bogus b - 1").unwrap_err();
+        assert!(
+            e.contains("position needs 'startpos' or 'sfen <SFEN>'"),
+            "{e}"
+        );
     }
 
     #[test]

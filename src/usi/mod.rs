@@ -179,6 +179,7 @@ impl Usi {
     fn usi(&self) {
         self.say(&format!("id name {ENGINE_NAME}"));
         self.say("id author the tsubame developers");
+        self.say(&format!("info string {}", crate::core::cpu::describe()));
         let game = self.engine.game();
         for l in options::declarations(game) {
             self.say(&l);

@@ -287,11 +287,7 @@ fn no_data(game: GameId) -> String {
         .filter(|g| g.has_training_data())
         .map(GameId::name)
         .collect();
-    format!(
-        "no training data for '{game}' (only {}; {} learns from its solved table)",
-        have.join(", "),
-        game.info().title
-    )
+    format!("no training data for '{game}' (only {})", have.join(", "))
 }
 
 /// A description of the data file at `path` for people: its games and positions, the results,
