@@ -29,11 +29,33 @@ pub struct EngineConfig {
     pub options: Vec<(String, String)>,
     /// A file the engine's standard error is appended to (`stderr=`), else it is discarded.
     pub stderr: Option<PathBuf>,
+    /// This engine's own clock, where it differs from the match's (time odds).
+    pub clock: ClockOdds,
+}
+
+/// An engine's own clock (words `time=MS`, `byoyomi=MS`, `inc=MS` of `--engine`): each part given
+/// replaces the match's for that engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClockOdds {
+    /// Main time, ms.
+    pub time_ms: Option<u64>,
+    /// Byoyomi, ms.
+    pub byoyomi_ms: Option<u64>,
+    /// Fischer increment, ms.
+    pub inc_ms: Option<u64>,
+}
+
+impl ClockOdds {
+    /// True when the engine plays on the match's clock.
+    pub fn is_none(&self) -> bool {
+        *self == ClockOdds::default()
+    }
 }
 
 impl EngineConfig {
     /// Parses an engine spec: words `cmd=PROGRAM` (split at spaces into program and arguments),
-    /// `arg=ARG`, `name=NAME`, `dir=DIR`, `stderr=FILE`, `option.NAME=VALUE`.
+    /// `arg=ARG`, `name=NAME`, `dir=DIR`, `stderr=FILE`, `option.NAME=VALUE`, and the engine's
+    /// own clock `time=MS`, `byoyomi=MS`, `inc=MS`.
     pub fn parse(words: &[String]) -> Result<EngineConfig, String> {
         let mut cfg = EngineConfig::default();
         for w in words {
@@ -50,13 +72,23 @@ impl EngineConfig {
                 "name" => cfg.name = value.to_string(),
                 "dir" => cfg.dir = Some(PathBuf::from(value)),
                 "stderr" => cfg.stderr = Some(PathBuf::from(value)),
+                "time" | "byoyomi" | "inc" => {
+                    let ms: u64 = value
+                        .parse()
+                        .map_err(|_| format!("{key}= needs milliseconds, got '{value}'"))?;
+                    match key {
+                        "time" => cfg.clock.time_ms = Some(ms),
+                        "byoyomi" => cfg.clock.byoyomi_ms = Some(ms),
+                        _ => cfg.clock.inc_ms = Some(ms),
+                    }
+                }
                 _ => match key.strip_prefix("option.") {
                     Some(opt) if !opt.is_empty() => {
                         cfg.options.push((opt.to_string(), value.to_string()))
                     }
                     _ => {
                         return Err(format!(
-                            "unknown engine setting '{key}' (cmd, arg, name, dir, stderr, option.NAME)"
+                            "unknown engine setting '{key}' (cmd, arg, name, dir, stderr, option.NAME, time, byoyomi, inc)"
                         ));
                     }
                 },
@@ -469,6 +501,17 @@ mod tests {
         );
         let c = EngineConfig::parse(&words(&["cmd=engines/old.py"])).unwrap();
         assert_eq!(c.name, "old");
+        assert!(c.clock.is_none());
+        let c = EngineConfig::parse(&words(&["cmd=x", "byoyomi=600", "inc=5"])).unwrap();
+        assert_eq!(
+            c.clock,
+            ClockOdds {
+                time_ms: None,
+                byoyomi_ms: Some(600),
+                inc_ms: Some(5)
+            }
+        );
+        assert!(EngineConfig::parse(&words(&["cmd=x", "byoyomi=-1"])).is_err());
         assert!(EngineConfig::parse(&words(&["name=x"])).is_err());
         assert!(EngineConfig::parse(&words(&["cmd=x", "colour=red"])).is_err());
         assert!(EngineConfig::parse(&words(&["cmd=x", "oops"])).is_err());

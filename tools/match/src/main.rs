@@ -25,7 +25,9 @@ struct Cli {
     /// An engine (give two or more): words `cmd=PROGRAM` (split at spaces into program and
     /// arguments), `arg=ARG` (repeatable), `name=NAME`, `dir=WORKDIR`, `stderr=FILE` (append the
     /// engine's standard error there; default: discarded), `option.NAME=VALUE` (a `setoption`,
-    /// repeatable; an engine answering `info string error` to its settings stops the runner).
+    /// repeatable; an engine answering `info string error` to its settings stops the runner),
+    /// and the engine's own clock for time odds: `time=MS`, `byoyomi=MS`, `inc=MS`, each
+    /// replacing the match's (--time, --byoyomi, --inc) for that engine.
     #[arg(long = "engine", value_name = "SETTING", num_args = 1.., action = ArgAction::Append, required = true)]
     engine: Vec<String>,
 
@@ -210,6 +212,15 @@ fn config(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<MatchConfig, Strin
         movetime_ms: cli.movetime,
         nodes: cli.nodes,
     };
+    if (tc.movetime_ms.is_some() || tc.nodes.is_some())
+        && engines.iter().any(|e| !e.clock.is_none())
+    {
+        return Err(
+            "an engine's own clock (time=, byoyomi=, inc=) needs a clock for the match, not \
+             --movetime or --nodes"
+                .into(),
+        );
+    }
     let mut rules = EveryGameRules::default();
     rules.max_moves_to_draw = cli.max_plies;
     let mut rule_values = Vec::new();

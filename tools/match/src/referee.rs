@@ -11,7 +11,7 @@ use tsubame::core::repetition::HistoryEntry;
 use tsubame::core::rules::{EndReason, Outcome, Verdict};
 use tsubame::games::EveryGameRules;
 
-use crate::engine::{Engine, WaitError};
+use crate::engine::{ClockOdds, Engine, WaitError};
 use crate::openings::Opening;
 use tsubame::games::Game;
 
@@ -31,6 +31,16 @@ pub struct TimeControl {
 }
 
 impl TimeControl {
+    /// The clock of an engine with its own `odds`: each part it gives replaces the match's.
+    pub fn with(&self, odds: &ClockOdds) -> TimeControl {
+        TimeControl {
+            base_ms: odds.time_ms.unwrap_or(self.base_ms),
+            byoyomi_ms: odds.byoyomi_ms.unwrap_or(self.byoyomi_ms),
+            inc_ms: odds.inc_ms.unwrap_or(self.inc_ms),
+            ..*self
+        }
+    }
+
     /// A short description (`10+0.1s byoyomi`, `0.1s/move`, `1000 nodes`…).
     pub fn describe(&self) -> String {
         let s = |ms: u64| format!("{}", ms as f64 / 1000.0);
@@ -215,8 +225,8 @@ pub struct CsaHeader<'a> {
     pub event: String,
     /// `YYYY/MM/DD HH:MM:SS`.
     pub start_time: String,
-    /// The time control.
-    pub tc: TimeControl,
+    /// Black's and White's time controls.
+    pub tc: [TimeControl; 2],
 }
 
 fn verdict_to_result(v: Verdict, side_to_move: Color, in_check: bool) -> (GameResult, Reason) {
@@ -312,7 +322,12 @@ pub fn play_game<P: Game>(
     let mut times_ms: Vec<u64> = Vec::new();
     // Scores reported by the engines, from Black's point of view, one per engine move.
     let mut scores: Vec<Option<i32>> = Vec::new();
-    let mut clocks = [settings.tc.base_ms as i64; 2];
+    // Each side's clock: the match's, or its engine's own (time odds).
+    let tcs = [
+        settings.tc.with(&engines[0].config.clock),
+        settings.tc.with(&engines[1].config.clock),
+    ];
+    let mut clocks = [tcs[0].base_ms as i64, tcs[1].base_ms as i64];
     let mut outcome: Option<(GameResult, Reason, String)> = None;
 
     // New game for both engines, each synchronised first (stale output is skipped).
@@ -352,6 +367,7 @@ pub fn play_game<P: Game>(
             opening,
             &moves,
             &mut clocks,
+            &tcs,
             settings,
             stop,
         ) {
@@ -464,17 +480,18 @@ fn engine_turn<P: Game>(
     opening: &Opening,
     moves: &[String],
     clocks: &mut [i64; 2],
+    tcs: &[TimeControl; 2],
     settings: &GameSettings,
     stop: &AtomicBool,
 ) -> Result<Turn<P::Move>, Fault> {
-    let tc = settings.tc;
+    let tc = tcs[side.index()];
     let e = &mut engines[side.index()];
     let fault = |reason, detail: String| Fault {
         loser: side,
         reason,
         detail,
     };
-    let (go, limit_ms) = go_command(&tc, clocks, side, settings.nodes_timeout_ms);
+    let (go, limit_ms) = go_command(tcs, clocks, side, settings.nodes_timeout_ms);
     let grace_ms = if tc.nodes.is_some() {
         0
     } else {
@@ -558,15 +575,18 @@ fn engine_turn<P: Game>(
     }
 }
 
-/// The `go` command for the side to move and the time it may take (ms, grace not included):
-/// main time plus this move's increment plus byoyomi, the fixed move time, or under a node
-/// limit `nodes_timeout_ms`.
+/// The `go` command for the side to move, under Black's and White's time controls `tcs`, and the
+/// time it may take (ms, grace not included): main time plus this move's increment plus byoyomi,
+/// the fixed move time, or under a node limit `nodes_timeout_ms`. The byoyomi sent is the side to
+/// move's; the increments are each side's.
 pub fn go_command(
-    tc: &TimeControl,
+    tcs: &[TimeControl; 2],
     clocks: &[i64; 2],
     side: Color,
     nodes_timeout_ms: u64,
 ) -> (String, u64) {
+    let tc = &tcs[side.index()];
+    let (binc, winc) = (tcs[0].inc_ms, tcs[1].inc_ms);
     if let Some(n) = tc.nodes {
         (format!("go nodes {n}"), nodes_timeout_ms)
     } else if let Some(m) = tc.movetime_ms {
@@ -578,8 +598,8 @@ pub fn go_command(
         if tc.byoyomi_ms > 0 || tc.inc_ms == 0 {
             let _ = write!(go, " byoyomi {}", tc.byoyomi_ms);
         }
-        if tc.inc_ms > 0 {
-            let _ = write!(go, " binc {} winc {}", tc.inc_ms, tc.inc_ms);
+        if binc > 0 || winc > 0 {
+            let _ = write!(go, " binc {binc} winc {winc}");
         }
         let limit = clocks[side.index()].max(0) as u64 + tc.inc_ms + tc.byoyomi_ms;
         (go, limit)
@@ -658,8 +678,9 @@ fn csa_record<P: Game>(
     let _ = writeln!(out, "N-{}", header.names[1]);
     let _ = writeln!(out, "$EVENT:{}", header.event);
     let _ = writeln!(out, "$START_TIME:{}", header.start_time);
-    let tc = header.tc;
-    if tc.nodes.is_none()
+    let tc = header.tc[0];
+    if header.tc[0] == header.tc[1]
+        && tc.nodes.is_none()
         && tc.movetime_ms.is_none()
         && tc.inc_ms == 0
         && tc.base_ms.is_multiple_of(1000)
@@ -674,7 +695,16 @@ fn csa_record<P: Game>(
             tc.byoyomi_ms / 1000
         );
     }
-    let _ = writeln!(out, "'time control: {}", tc.describe());
+    if header.tc[0] == header.tc[1] {
+        let _ = writeln!(out, "'time control: {}", tc.describe());
+    } else {
+        let _ = writeln!(
+            out,
+            "'time control: Black {}, White {}",
+            header.tc[0].describe(),
+            header.tc[1].describe()
+        );
+    }
     out.push_str(&start);
     let mut pos = root.clone();
     let all = opening.moves.iter().map(|m| (m, None)).chain(
@@ -765,6 +795,44 @@ mod tests {
     }
 
     #[test]
+    fn each_side_may_have_its_own_clock() {
+        let tc = TimeControl {
+            base_ms: 0,
+            byoyomi_ms: 200,
+            ..TimeControl::default()
+        };
+        let odds = ClockOdds {
+            byoyomi_ms: Some(600),
+            ..ClockOdds::default()
+        };
+        let tcs = [tc, tc.with(&odds)];
+        // White has 600 ms a move, Black 200: each is told its own byoyomi.
+        assert_eq!(
+            go_command(&tcs, &[0, 0], Color::White, 0),
+            ("go btime 0 wtime 0 byoyomi 600".to_string(), 600)
+        );
+        assert_eq!(
+            go_command(&tcs, &[0, 0], Color::Black, 0),
+            ("go btime 0 wtime 0 byoyomi 200".to_string(), 200)
+        );
+        // Increments are each side's.
+        let fischer = TimeControl {
+            base_ms: 1000,
+            inc_ms: 100,
+            ..TimeControl::default()
+        };
+        let more = fischer.with(&ClockOdds {
+            time_ms: Some(3000),
+            inc_ms: Some(300),
+            ..ClockOdds::default()
+        });
+        let (go, limit) = go_command(&[fischer, more], &[1000, 3000], Color::White, 0);
+        assert_eq!(go, "go btime 1000 wtime 3000 binc 100 winc 300");
+        assert_eq!(limit, 3300);
+        assert_eq!(more.describe(), "3s +0.3s/move");
+    }
+
+    #[test]
     fn clocks() {
         // 10 s + byoyomi 1 s: the engine may use all of its main time and the byoyomi.
         let tc = TimeControl {
@@ -772,13 +840,13 @@ mod tests {
             byoyomi_ms: 1000,
             ..Default::default()
         };
-        let (go, limit) = go_command(&tc, &[10_000, 7_500], Color::White, 0);
+        let (go, limit) = go_command(&[tc, tc], &[10_000, 7_500], Color::White, 0);
         assert_eq!(go, "go btime 10000 wtime 7500 byoyomi 1000");
         assert_eq!(limit, 8_500);
         assert_eq!(clock_after_move(&tc, 7_500, 3_000), 4_500);
         // Past the main time the rest comes out of the byoyomi; the clock stays at 0.
         assert_eq!(clock_after_move(&tc, 4_500, 5_200), 0);
-        let (_, limit) = go_command(&tc, &[0, 0], Color::Black, 0);
+        let (_, limit) = go_command(&[tc, tc], &[0, 0], Color::Black, 0);
         assert_eq!(limit, 1000);
         // Fischer: the increment of this move is usable and is added after it.
         let tc = TimeControl {
@@ -786,7 +854,7 @@ mod tests {
             inc_ms: 2_000,
             ..Default::default()
         };
-        let (go, limit) = go_command(&tc, &[5_000, 5_000], Color::Black, 0);
+        let (go, limit) = go_command(&[tc, tc], &[5_000, 5_000], Color::Black, 0);
         assert_eq!(go, "go btime 5000 wtime 5000 binc 2000 winc 2000");
         assert_eq!(limit, 7_000);
         assert_eq!(clock_after_move(&tc, 5_000, 1_000), 6_000);
@@ -796,7 +864,7 @@ mod tests {
             base_ms: 60_000,
             ..Default::default()
         };
-        let (go, limit) = go_command(&tc, &[60_000, 59_000], Color::White, 0);
+        let (go, limit) = go_command(&[tc, tc], &[60_000, 59_000], Color::White, 0);
         assert_eq!(go, "go btime 60000 wtime 59000 byoyomi 0");
         assert_eq!(limit, 59_000);
         // Fixed time and nodes: no clock.
@@ -805,7 +873,7 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            go_command(&tc, &[0, 0], Color::Black, 9),
+            go_command(&[tc, tc], &[0, 0], Color::Black, 9),
             ("go movetime 100".into(), 100)
         );
         assert_eq!(clock_after_move(&tc, 0, 150), 0);
@@ -814,7 +882,7 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            go_command(&tc, &[0, 0], Color::Black, 9),
+            go_command(&[tc, tc], &[0, 0], Color::Black, 9),
             ("go nodes 5000".into(), 9)
         );
     }

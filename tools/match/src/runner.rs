@@ -271,7 +271,10 @@ fn worker<P: Game>(
                 names: [&names[slot.black], &names[slot.white]],
                 event: format!("tsubame-match game {}", slot.number + 1),
                 start_time: utc_text(SystemTime::now()),
-                tc: cfg.settings.tc,
+                tc: [
+                    cfg.settings.tc.with(&cfg.engines[slot.black].clock),
+                    cfg.settings.tc.with(&cfg.engines[slot.white].clock),
+                ],
             };
             // Two distinct slots of the vector, borrowed mutably at once.
             let (lo, hi) = (slot.black.min(slot.white), slot.black.max(slot.white));
@@ -588,6 +591,18 @@ pub fn run<P: Game>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<Summ
             if interrupted { " (interrupted)" } else { "" }
         ),
     );
+    // Time odds: each engine's own clock.
+    if cfg.engines.iter().any(|e| !e.clock.is_none()) {
+        for (e, name) in cfg.engines.iter().zip(names.iter()) {
+            w(
+                &mut text,
+                format!(
+                    "  clock of {name}: {}",
+                    cfg.settings.tc.with(&e.clock).describe()
+                ),
+            );
+        }
+    }
     for (k, &(a, b)) in pairings.iter().enumerate() {
         summarize_pairing(
             &mut text,

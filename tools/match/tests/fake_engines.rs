@@ -730,3 +730,84 @@ fn a_refused_setting_stops_the_match_before_it_starts() {
     );
     assert_eq!(rows.len(), 2);
 }
+
+#[test]
+fn time_odds_give_each_engine_its_own_clock() {
+    // Shogi (recorded in CSA) between two repeating engines, the second with 600 ms a move.
+    let out = out_dir("time-odds");
+    let log = dir_of("time-odds-log.txt");
+    let _ = std::fs::remove_file(&log);
+    let args: Vec<String> = [
+        "--game",
+        "shogi",
+        "--engine",
+        &engine("repeater"),
+        "name=quick",
+        "--engine",
+        &engine("repeater"),
+        "name=slow",
+        "byoyomi=600",
+        "--random-plies",
+        "0",
+        "--games",
+        "2",
+        "--byoyomi",
+        "200",
+        "--log",
+        log.to_str().unwrap(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let output = runner(&out, &args).output().expect("runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("clock of quick: byoyomi 0.2s"), "{stdout}");
+    assert!(stdout.contains("clock of slow: byoyomi 0.6s"), "{stdout}");
+    // Each engine was told its own byoyomi (the log tags each line with the engine's number).
+    let text = std::fs::read_to_string(&log).unwrap();
+    let gos = |tag: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.contains(tag) && l.contains("> go "))
+            .map(str::to_string)
+            .collect()
+    };
+    let (first, second) = (gos("e1."), gos("e2."));
+    assert!(!first.is_empty() && !second.is_empty(), "{text}");
+    assert!(
+        first.iter().all(|l| l.ends_with("byoyomi 200")),
+        "{first:?}"
+    );
+    assert!(
+        second.iter().all(|l| l.ends_with("byoyomi 600")),
+        "{second:?}"
+    );
+    // The CSA records say both clocks.
+    let csa = std::fs::read_dir(out.join("csa"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect::<Vec<_>>();
+    assert_eq!(csa.len(), 2);
+    assert!(
+        csa.iter()
+            .any(|r| r.contains("'time control: Black byoyomi 0.2s, White byoyomi 0.6s")),
+        "{csa:?}"
+    );
+    // Odds need a clock.
+    let refused = runner(
+        &out_dir("time-odds-nodes"),
+        &[
+            "--engine".to_string(),
+            engine("repeater"),
+            "byoyomi=600".to_string(),
+            "--engine".to_string(),
+            engine("repeater"),
+            "--nodes".to_string(),
+            "100".to_string(),
+        ],
+    )
+    .output()
+    .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("needs a clock for the match"));
+}
