@@ -51,14 +51,15 @@ pub fn runs_here() -> bool {
         } else {
             0
         };
-        let mut ok = ecx1 & leaf1 == leaf1 && ebx7 & leaf7 == leaf7 && ecx_ext & ext1 == ext1;
+        let has = ecx1 & leaf1 == leaf1 && ebx7 & leaf7 == leaf7 && ecx_ext & ext1 == ext1;
+        // A build for AVX also needs the system to save the AVX registers: OSXSAVE set, XGETBV
+        // says whether it saves SSE and AVX state.
         #[cfg(target_feature = "avx")]
-        if ok {
-            // OSXSAVE set: XGETBV may be asked whether the system saves SSE and AVX state.
-            // SAFETY: XGETBV is asked only when the processor reports OSXSAVE.
-            ok = ecx1 & (1 << 27) != 0 && unsafe { std::arch::x86_64::_xgetbv(0) } & 0b110 == 0b110;
-        }
-        ok
+        // SAFETY: XGETBV is asked only when the processor reports OSXSAVE.
+        let has = has
+            && ecx1 & (1 << 27) != 0
+            && unsafe { std::arch::x86_64::_xgetbv(0) } & 0b110 == 0b110;
+        has
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
