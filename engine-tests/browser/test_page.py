@@ -192,7 +192,9 @@ def shown_state(pg):
 
 
 def move_list(pg) -> list[str]:
-    return pg.eval_on_selector_all('#move-list li:not([data-ply="0"])', "els => els.map(e => e.textContent)")
+    """The game's moves as move strings (each entry of the list carries its own, `data-usi`,
+    whatever notation it is written in)."""
+    return pg.eval_on_selector_all('#move-list li:not([data-ply="0"])', "els => els.map(e => e.dataset.usi)")
 
 
 def wait_moves(pg, n: int):
@@ -410,6 +412,7 @@ def test_promotion_choice(page):
 def test_nana_cube_faces(page):
     """A cube shows its face and, small, the face it turns to next."""
     pg = page
+    pg.select_option("#piece-set", "latin")
     choose_game(pg, "nanashogi", "both")
     pg.fill("#position-input", "2k/M2/1CK b b 1")
     pg.click("#load-position")
