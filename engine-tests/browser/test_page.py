@@ -397,6 +397,8 @@ def test_promotion_choice(page):
     sfen = "4k4/9/9/4P4/9/9/9/9/4K4 b - 1"  # the pawn on 5d may step to 5c promoting or not
     pg.fill("#position-input", sfen)
     pg.click("#load-position")
+    # The page switches once the server has accepted the position.
+    pg.wait_for_function("s => window.tsubamePage.game.start === s", arg=sfen)
     st = shown_state(pg)
     assert "5d5c" in st["legal"] and "5d5c+" in st["legal"]
     square(pg, "5d")
@@ -416,6 +418,7 @@ def test_nana_cube_faces(page):
     choose_game(pg, "nanashogi", "both")
     pg.fill("#position-input", "2k/M2/1CK b b 1")
     pg.click("#load-position")
+    pg.wait_for_function("s => window.tsubamePage.game.start === s", arg="2k/M2/1CK b b 1")
     shown_state(pg)
     pg.wait_for_selector('#board [data-square="2c"] [data-next="W"]')
     assert pg.text_content('#board [data-square="2c"] .piece-letter') == "C"

@@ -437,3 +437,373 @@ def test_axe_core_finds_no_serious_violation(browser, server, game):
             assert not bad, f"{game} ({scheme}): {json.dumps(bad, ensure_ascii=False)}"
         finally:
             close(pg)
+
+
+# ------------------------------------------------------------------ errors that recover
+
+NINETEEN_PAWNS = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l18p 1"
+
+
+def test_a_refused_position_keeps_the_last_one_and_searches_end(page):
+    """A position the server refuses (19 pawns) is named and never replaces the game shown; a search
+    the server refuses ends its "searching…"/"thinking…"; mate search and analysis work after."""
+    pg = page
+    choose_game(pg, "shogi", "both")
+    click_move(pg, "shogi", "7g7f")
+    wait_moves(pg, 1)
+    before = shown_state(pg)["sfen"]
+    start = pg.evaluate("() => window.tsubamePage.game.start")
+    pg.fill("#position-input", NINETEEN_PAWNS)
+    pg.click("#load-position")
+    pg.wait_for_function("() => /set has 18/.test(document.getElementById('error').textContent)")
+    assert pg.evaluate("() => window.tsubamePage.game.start") == start
+    assert move_list(pg) == ["7g7f"]
+    assert shown_state(pg)["sfen"] == before
+    assert pg.get_attribute('#board [data-square="7f"] [data-piece]', "data-piece") == "P"
+    # Searches of the position shown still answer.
+    pg.fill("#mate-ms", "300")
+    pg.click("#mate-button")
+    pg.wait_for_function("() => ['mate', 'nomate', 'timeout'].includes(document.getElementById('mate-result').dataset.result)")
+    pg.click("#analyse")
+    pg.wait_for_function("() => /depth \\d+/.test(document.getElementById('analysis-info').textContent)")
+    pg.click("#analyse")
+    pg.wait_for_selector('#analyse[data-running="0"]')
+    # A search the server refuses (a position planted behind the page's back) stops saying that it
+    # searches.
+    pg.evaluate("s => { const a = window.tsubamePage; a.game = { name: 'shogi', start: s, moves: [], cursor: 0 }; }", NINETEEN_PAWNS)
+    pg.click("#mate-button")
+    pg.wait_for_selector('#mate-result[data-result="error"]')
+    assert "searching" not in pg.text_content("#mate-result")
+    pg.click("#analyse")
+    pg.wait_for_function("() => /^refused/.test(document.getElementById('analysis-info').textContent)")
+    pg.wait_for_selector('#analyse[data-running="0"]')
+
+
+def test_a_move_while_disconnected_is_refused(browser):
+    s = Server()
+    try:
+        pg = new_context(browser).new_page()
+        pg.set_default_timeout(WAIT_MS)
+        pg.goto(s.url)
+        pg.wait_for_function("() => /to move/.test(document.getElementById('status').textContent)")
+        choose_game(pg, "shogi", "both")
+        s.stop()
+        pg.wait_for_selector('#connection[data-state="closed"]')
+        square(pg, "7g")
+        square(pg, "7f")
+        pg.wait_for_function("() => /not connected/.test(document.getElementById('error').textContent)")
+        assert move_list(pg) == []
+        assert pg.evaluate("() => window.tsubamePage.game.moves.length") == 0
+        assert pg.get_attribute('#board [data-square="7g"] [data-piece]', "data-piece") == "P"
+        assert pg.query_selector('#board [data-square="7f"] [data-piece]') is None
+        assert "not connected" in pg.text_content("#status")
+        pg.context.close()
+    finally:
+        s.stop()
+
+
+RESIGNED = {
+    "kif": "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 投了\nまで3手で先手の勝ち\n",
+    "csa": "V2.2\nPI\n+\n+7776FU\n-3334FU\n+8822UM\n%TORYO\n",
+}
+
+
+@pytest.mark.parametrize("fmt", ["kif", "csa"])
+def test_a_loaded_record_that_ends_in_resignation(page, fmt):
+    """With the engine playing White, a record in which White resigned shows the result and the
+    engine does not play on until asked (Play on)."""
+    pg = page
+    pg.select_option("#side-select", "b")
+    pg.fill("#record-text", RESIGNED[fmt])
+    pg.click("#load-record")
+    wait_moves(pg, 3)
+    pg.wait_for_selector('#status[data-result="note"]')
+    status = pg.text_content("#status")
+    assert "Black wins" in status and "resignation" in status, status
+    assert pg.evaluate("() => window.tsubamePage.search === null && window.tsubamePage.queued === null")
+    assert move_list(pg) == ["7g7f", "3c3d", "8h2b+"]
+    assert pg.is_visible("#play-on")
+    pg.click("#play-on")
+    wait_moves(pg, 4)
+    answer = move_list(pg)[3]
+    legal = pg.evaluate(
+        "ms => { const a = window.tsubamePage; return a.states.get(a.game.name + '|' + a.game.start + '|' + ms.join(' ')).legal; }",
+        ["7g7f", "3c3d", "8h2b+"],
+    )
+    assert answer in legal
+
+
+def test_a_refused_record_loads_nothing_and_says_so(page):
+    pg = page
+    choose_game(pg, "giveandtake", "both")
+    pg.fill("#record-text", "position startpos moves c3-c4 c6-c5 c4:c6")
+    pg.click("#load-record")
+    pg.wait_for_function("() => /not loaded/.test(document.getElementById('error').textContent)")
+    text = pg.text_content("#error")
+    assert "ignored" not in text, text
+    assert move_list(pg) == []
+
+
+def test_giveandtake_status_has_no_check(page):
+    pg = page
+    choose_game(pg, "giveandtake", "both")
+    for mv in ["c3-c4", "c6-c5"]:
+        n = len(move_list(pg))
+        click_move(pg, "giveandtake", mv)
+        wait_moves(pg, n + 1)
+    status = pg.text_content("#status")
+    assert "must capture" in status and "check" not in status, status
+
+
+def test_analysis_score_is_labelled_and_from_the_first_movers_view(page):
+    pg = page
+    choose_game(pg, "minishogi", "both")
+    click_move(pg, "minishogi", "5d5c")
+    wait_moves(pg, 1)
+    assert shown_state(pg)["side"] == "w"
+    pg.click("#analyse")
+    pg.wait_for_function("() => /depth \\d+/.test(document.getElementById('analysis-info').textContent)")
+    pg.click("#analyse")
+    pg.wait_for_selector('#analyse[data-running="0"]')
+    info = pg.text_content("#analysis-info")
+    assert "score (Black's view)" in info, info
+    raw = pg.evaluate("() => { const i = document.getElementById('pv-lines').firstChild; return i ? i.textContent : ''; }")
+    shown = pg.get_attribute("#analysis-info", "data-score")
+    engine = pg.evaluate("() => window.tsubamePage.lastAnalysis")
+    if "cp" in engine:
+        assert shown == ("+" if -engine["cp"] > 0 else "") + str(-engine["cp"]), (shown, engine, raw)
+    else:
+        assert shown.endswith("mate " + str(abs(engine["mate"]))) and shown.startswith("-") == (engine["mate"] > 0)
+
+
+def test_nana_next_face_is_inside_the_cube_and_upright(page):
+    pg = page
+    pg.select_option("#piece-set", "latin")
+    load(pg, "nanashogi", "2k/M2/1CK b b 1")
+    for flipped in [False, True]:
+        for sq in ["2c", "3b"]:
+            got = pg.evaluate(
+                """sq => { const g = document.querySelector(`#board [data-square="${sq}"]`);
+                  const cube = g.querySelector('.cube').getBoundingClientRect();
+                  const label = g.querySelector('.next-face');
+                  const b = label.getBoundingClientRect();
+                  return { inside: b.left >= cube.left + 1 && b.right <= cube.right - 1 && b.top >= cube.top + 1 && b.bottom <= cube.bottom - 1,
+                           upright: label.getScreenCTM().a > 0 && label.getScreenCTM().d > 0, cube: [cube.left, cube.top, cube.right, cube.bottom], label: [b.left, b.top, b.right, b.bottom] }; }""",
+                sq,
+            )
+            assert got["inside"] and got["upright"], (sq, flipped, got)
+        pg.click("#flip")
+
+
+def test_nana_mate_search_without_the_table_says_so(page):
+    pg = page
+    pg.click(f'#presets button[data-preset="nanashogi-start"]')
+    pg.wait_for_function("() => window.tsubamePage.game.name === 'nanashogi'")
+    shown_state(pg)
+    pg.fill("#mate-ms", "300")
+    pg.click("#mate-button")
+    pg.wait_for_selector('#mate-result[data-result="notable"]')
+    text = pg.text_content("#mate-result")
+    assert "table is not loaded" in text and "no mate" not in text and "--nana-tablebase" in text, text
+
+
+# ------------------------------------------------------------------ small things
+
+
+def test_favicon_and_no_missing_file(browser, server):
+    pg = new_context(browser).new_page()
+    statuses: list[tuple[str, int]] = []
+    pg.on("response", lambda r: statuses.append((r.url, r.status)))
+    pg.goto(server.url)
+    pg.wait_for_function("() => /to move/.test(document.getElementById('status').textContent)")
+    icon = pg.request.get(server.url + "favicon.ico")
+    assert icon.status == 200 and icon.headers["content-type"] == "image/svg+xml"
+    assert not [u for u, s in statuses if s >= 400], statuses
+    pg.context.close()
+
+
+def test_transfer_first_load_and_reload(browser, server):
+    """A first load transfers at most 40 KB of compressed assets; a reload none (304s)."""
+    if os.environ.get("TSUBAME_PAGE_ASSETS"):
+        pytest.skip("TSUBAME_PAGE_ASSETS serves the page's files from the folder, not the server")
+    pg = new_context(browser).new_page()
+    got: list[tuple[str, int, int]] = []
+
+    def finished(request):
+        response = request.response()
+        got.append((request.url, request.sizes()["responseBodySize"], response.status if response else 0))
+
+    pg.on("requestfinished", finished)
+    pg.goto(server.url)
+    pg.wait_for_function("() => /to move/.test(document.getElementById('status').textContent)")
+    first = list(got)
+    total = sum(size for _, size, _ in first)
+    assert len(first) >= 20, first
+    assert all(status == 200 for _, _, status in first), first
+    assert total <= 40_000, f"{total} bytes: {first}"
+    print(f"first load: {len(first)} files, {total} bytes of bodies (compressed)")
+    got.clear()
+    pg.reload()
+    pg.wait_for_function("() => /to move/.test(document.getElementById('status').textContent)")
+    again = sum(size for _, size, _ in got)
+    # Every file was asked again and answered "not modified" (Chromium reports the page itself,
+    # revalidated, as its cached 200).
+    assert len(got) == len(first) and all(status == 304 for u, _, status in got if u != server.url), got
+    assert again == 0, got
+    print(f"reload: {len(got)} files, {again} bytes of bodies")
+    pg.context.close()
+
+
+def test_sound_on_moves_and_captures_and_mute(browser, server):
+    pg = open_page(browser, server, "shogi")
+    try:
+        for mv in ["7g7f", "3c3d", "8h2b+"]:
+            n = len(move_list(pg))
+            click_move(pg, "shogi", mv)
+            wait_moves(pg, n + 1)
+        assert pg.evaluate("() => window.tsubamePage.sounds") == ["move", "move", "capture"]
+        pg.uncheck("#sound")
+        click_move(pg, "shogi", "3a2b")
+        wait_moves(pg, 4)
+        assert pg.evaluate("() => window.tsubamePage.sounds").__len__() == 3
+        pg.reload()
+        pg.wait_for_selector('#connection[data-state="open"]')
+        assert not pg.is_checked("#sound")
+    finally:
+        close(pg)
+
+
+def test_elo_goes_with_the_engines_search(browser, server):
+    ctx = new_context(browser)
+    pg = ctx.new_page()
+    pg.set_default_timeout(WAIT_MS)
+    sent: list[dict] = []
+    pg.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(json.loads(f)) if isinstance(f, str) else None))
+    pg.goto(server.url + "?game=minishogi")
+    pg.wait_for_function("() => /to move/.test(document.getElementById('status').textContent)")
+    pg.select_option("#side-select", "both")
+    low = pg.evaluate("() => window.tsubamePage.hello.limits.elo[0]")
+    pg.select_option("#elo", str(low))
+    pg.select_option("#side-select", "w")  # the engine plays Black, who is to move
+    wait_moves(pg, 1)
+    goes = [m for m in sent if m.get("op") == "go"]
+    assert goes and goes[-1]["elo"] == low, goes
+    ctx.close()
+
+
+def test_notations_and_piece_sets(browser, server):
+    pg = open_page(browser, server, "shogi")
+    try:
+        line = ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"]
+        for mv in line:
+            n = len(move_list(pg))
+            click_move(pg, "shogi", mv)
+            wait_moves(pg, n + 1)
+        texts = lambda: pg.eval_on_selector_all('#move-list li:not([data-ply="0"])', "els => els.map(e => e.textContent)")
+        pg.select_option("#notation", "western")
+        assert texts() == ["P-7f", "P-3d", "Bx2b+", "Sx2b", "B*4e"]
+        pg.select_option("#notation", "japanese")
+        assert texts() == ["☗7六歩", "☖3四歩", "☗2二角成", "☖同銀", "☗4五角"]
+        pg.select_option("#notation", "usi")
+        assert texts() == line
+        pg.select_option("#piece-set", "kanji")
+        assert pg.text_content('#board [data-square="5i"] .piece-letter') == "玉"
+        assert pg.text_content('[data-hand="w-B"]').startswith("角")
+        pg.select_option("#piece-set", "latin")
+        assert pg.text_content('#board [data-square="5i"] .piece-letter') == "K"
+        # Declined promotion, a drop beside a piece that could go there too, and two golds.
+        cases = [
+            ("4k4/9/9/4P4/9/9/9/9/4K4 b - 1", "5d5c", "P-5c=", "☗5三歩不成"),
+            ("4k4/9/9/9/9/9/9/4G4/4K4 b G 1", "G*5g", "G*5g", "☗5七金打"),
+            ("4k4/9/9/9/9/9/9/9/3GKG3 b - 1", "4i5h", "G4i-5h", "☗5八金右"),
+            ("4k4/9/9/9/9/9/9/9/3GKG3 b - 1", "6i5h", "G6i-5h", "☗5八金左"),
+        ]
+        for sfen, mv, western, japanese in cases:
+            load(pg, "shogi", sfen)
+            click_move(pg, "shogi", mv)
+            wait_moves(pg, 1)
+            pg.select_option("#notation", "western")
+            assert texts() == [western]
+            pg.select_option("#notation", "japanese")
+            assert texts() == [japanese]
+        # The choices are remembered.
+        pg.reload()
+        pg.wait_for_selector('#connection[data-state="open"]')
+        assert pg.input_value("#notation") == "japanese" and pg.input_value("#piece-set") == "latin"
+    finally:
+        close(pg)
+
+
+# ------------------------------------------------------------------ the editor
+
+
+def set_input(pg, selector: str, value: str):
+    pg.fill(selector, value)
+    pg.dispatch_event(selector, "change")
+
+
+def test_editor_round_trip_with_hands(page):
+    pg = page
+    choose_game(pg, "shogi", "both")
+    pg.click("#edit-toggle")
+    pg.click("#edit-clear")
+    assert pg.input_value("#position-input") == "9/9/9/9/9/9/9/9/9 b - 1"
+    pg.click('[data-palette="b-K"]')
+    square(pg, "5i")
+    pg.click('[data-palette="w-K"]')
+    square(pg, "5a")
+    set_input(pg, "#edit-hand-b-G", "1")
+    set_input(pg, "#edit-hand-w-P", "3")
+    pg.select_option("#edit-side", "w")
+    set_input(pg, "#edit-number", "5")
+    want = "4k4/9/9/9/9/9/9/9/4K4 w G3p 5"
+    assert pg.input_value("#position-input") == want
+    # Too many of a kind is named before anything is sent, and the editor stays.
+    set_input(pg, "#edit-hand-b-P", "19")
+    assert "the set has 18" in pg.text_content("#edit-problem")
+    pg.click("#edit-done")
+    assert pg.is_visible("#editor")
+    set_input(pg, "#edit-hand-b-P", "0")
+    assert pg.input_value("#position-input") == want
+    assert pg.text_content("#edit-problem") == ""
+    pg.click("#edit-done")
+    pg.wait_for_function("s => window.tsubamePage.game.start === s", arg=want)
+    assert pg.is_hidden("#editor")
+    st = shown_state(pg)
+    assert st["sfen"] == want and st["side"] == "w"
+    # The start position button, and back again.
+    pg.click("#edit-toggle")
+    assert pg.input_value("#edit-hand-w-P") == "3"
+    pg.click("#edit-start")
+    assert pg.input_value("#position-input") == START["shogi"]
+    pg.click("#edit-cancel")
+    assert pg.evaluate("() => window.tsubamePage.game.start") == want
+
+
+def test_editor_last_move_field_and_hands_of_a_cube_game(page):
+    pg = page
+    choose_game(pg, "giveandtake", "both")
+    pg.click("#edit-toggle")
+    assert pg.is_hidden("#edit-hands") and pg.is_visible("#edit-last")
+    pg.select_option("#edit-side", "b")
+    set_input(pg, "#edit-last", "c3")
+    set_input(pg, "#edit-number", "2")
+    want = "8/mmmmmmmm/mmmmmmmm/8/8/MMMMMMMM/MMMMMMMM/8 b c3 2"
+    assert pg.input_value("#position-input") == want
+    set_input(pg, "#edit-last", "z9")
+    assert "not a square" in pg.text_content("#edit-problem")
+    set_input(pg, "#edit-last", "c3")
+    pg.click("#edit-done")
+    pg.wait_for_function("s => window.tsubamePage.game.start === s", arg=want)
+    assert shown_state(pg)["sfen"] == want
+    # Nana shogi: the start holds everything in hand; the editor shows it and clears it.
+    choose_game(pg, "nanashogi", "both")
+    pg.click("#edit-toggle")
+    assert pg.input_value("#edit-hand-b-K") == "1" and pg.input_value("#edit-hand-w-R") == "1"
+    pg.click("#edit-clear")
+    assert pg.input_value("#position-input") == "3/3/3 b - 1"
+    assert pg.input_value("#edit-hand-b-K") == "0"
+    pg.click("#edit-start")
+    assert pg.input_value("#position-input") == START["nanashogi"]
+    set_input(pg, "#edit-hand-b-R", "2")
+    assert "set has 2" in pg.text_content("#edit-problem")

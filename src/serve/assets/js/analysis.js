@@ -57,6 +57,7 @@ export function renderAnalysis(msg) {
   info.textContent = 'depth ' + (best.depth || 0) + '/' + (best.seldepth || 0) + '  score (' + view + ') ' +
     shown(best.score) + '  nodes ' + (msg.nodes || 0) + '  nps ' + (msg.nps || 0);
   info.dataset.score = shown(best.score);
+  app.lastAnalysis = best.score || null;
   const ol = $('pv-lines');
   ol.textContent = '';
   s.lines.forEach((line, i) => {

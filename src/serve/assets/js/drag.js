@@ -7,7 +7,7 @@ import { $, svg } from './dom.js';
 import { app, current } from './state.js';
 import { familyOf } from './board.js';
 import { pieceOn } from './position.js';
-import { bottomSide } from './view.js';
+import { bottomSide, render } from './view.js';
 import { clickHand, clickSquare, dragDrop, dragHand, dragOver, dragSquare } from './input.js';
 
 /** How far (CSS pixels) a press must move to be a drag rather than a click. */
@@ -126,7 +126,10 @@ function onUp(e) {
       // a press on the last stop of a route: the route stays, to be dragged on or clicked on
     } else if (!d.dragging || (d.was && d.was === JSON.stringify(app.selected))) {
       clickSquare(d.from);
+      return;
     }
+    // The selection made by the press is drawn now, not on the next frame.
+    render();
     return;
   }
   if (!d.dragging) return;

@@ -200,7 +200,10 @@ function wire() {
   $('edit-toggle').addEventListener('click', () => (app.editing ? stopEditor(false) : startEditor()));
   $('edit-clear').addEventListener('click', clearEditor);
   $('edit-start').addEventListener('click', editorStart);
-  for (const id of ['edit-side', 'edit-number', 'edit-last']) $(id).addEventListener('change', editorFields);
+  for (const id of ['edit-side', 'edit-number', 'edit-last']) {
+    $(id).addEventListener('change', editorFields);
+    $(id).addEventListener('input', editorFields);
+  }
   $('edit-done').addEventListener('click', () => stopEditor(true));
   $('edit-cancel').addEventListener('click', () => stopEditor(false));
   initDrag();

@@ -28,6 +28,7 @@ export const app = {
   focus: null, // the square the keyboard's focus is on (or goes back to)
   dragFrom: null, // the square whose piece is being dragged
   sounds: [], // the sounds played ('move', 'capture'), for the tests
+  lastAnalysis: null, // the best line's score as the engine gave it (the side to move's view)
 };
 
 /** The cache key of a position: game, start and moves. */
