@@ -192,7 +192,9 @@ def shown_state(pg):
 
 
 def move_list(pg) -> list[str]:
-    return pg.eval_on_selector_all('#move-list li:not([data-ply="0"])', "els => els.map(e => e.textContent)")
+    """The game's moves as move strings (each entry of the list carries its own, `data-usi`,
+    whatever notation it is written in)."""
+    return pg.eval_on_selector_all('#move-list li:not([data-ply="0"])', "els => els.map(e => e.dataset.usi)")
 
 
 def wait_moves(pg, n: int):
@@ -395,6 +397,8 @@ def test_promotion_choice(page):
     sfen = "4k4/9/9/4P4/9/9/9/9/4K4 b - 1"  # the pawn on 5d may step to 5c promoting or not
     pg.fill("#position-input", sfen)
     pg.click("#load-position")
+    # The page switches once the server has accepted the position.
+    pg.wait_for_function("s => window.tsubamePage.game.start === s", arg=sfen)
     st = shown_state(pg)
     assert "5d5c" in st["legal"] and "5d5c+" in st["legal"]
     square(pg, "5d")
@@ -410,9 +414,11 @@ def test_promotion_choice(page):
 def test_nana_cube_faces(page):
     """A cube shows its face and, small, the face it turns to next."""
     pg = page
+    pg.select_option("#piece-set", "latin")
     choose_game(pg, "nanashogi", "both")
     pg.fill("#position-input", "2k/M2/1CK b b 1")
     pg.click("#load-position")
+    pg.wait_for_function("s => window.tsubamePage.game.start === s", arg="2k/M2/1CK b b 1")
     shown_state(pg)
     pg.wait_for_selector('#board [data-square="2c"] [data-next="W"]')
     assert pg.text_content('#board [data-square="2c"] .piece-letter') == "C"

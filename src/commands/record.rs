@@ -24,7 +24,7 @@ pub fn run(
                 .flat_map(|g| g.info().records)
                 .find(|f| (f.detect)(&text))
                 .ok_or("no game reads records")?;
-            let (sfen, moves) = (format.read)(&text)?;
+            let crate::games::info::GameRecord { sfen, moves, .. } = (format.read)(&text)?;
             let mut line = format!("position sfen {sfen}");
             if !moves.is_empty() {
                 line.push_str(" moves ");

@@ -40,7 +40,7 @@ use jobs::{MateJob, PerftJob, SearchJob};
 pub use jobs::{exact_mate_line, mate_progress, perft};
 use options::Options;
 pub use options::SetResult;
-pub use session::{Session, Start};
+pub use session::{REST_IGNORED, Session, Start};
 use tables::{Tables, Use};
 
 /// Engine name and version.

@@ -4,6 +4,10 @@ use crate::core::game::Position;
 use crate::core::repetition::HistoryEntry;
 use crate::core::text::excerpt;
 
+/// What [`Session::set_position`]'s error about a bad move ends with: the moves before it were
+/// kept. A caller that refuses the whole position leaves it out.
+pub const REST_IGNORED: &str = "; the moves from there on were ignored";
+
 /// Where a position starts: the game's start, or a position of the game written as SFEN.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Start {
@@ -86,10 +90,7 @@ impl<P: Position> Session<P> {
             match session.pos.parse_move(text.as_ref()) {
                 Ok(mv) => session.push(mv),
                 Err(e) => {
-                    result = Err(format!(
-                        "move {} {e}; the moves from there on were ignored",
-                        i + 1
-                    ));
+                    result = Err(format!("move {} {e}{REST_IGNORED}", i + 1));
                     break;
                 }
             }

@@ -185,8 +185,27 @@ pub trait MatchSupport: Position {
     }
 }
 
-/// A game read from a record: its start position (SFEN) and its moves (USI).
-pub type GameRecord = (String, Vec<String>);
+/// A game read from a record: its start position (SFEN), its moves (USI) and how the record says
+/// it ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The start position (an SFEN of the game, or `startpos`).
+    pub sfen: String,
+    /// The moves played from it (USI).
+    pub moves: Vec<String>,
+    /// The end the record writes after its last move (a resignation, a loss on time…), if any.
+    pub ending: Option<RecordEnding>,
+}
+
+/// The end of a game as its record writes it after the last move, told for the side to move in
+/// the final position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordEnding {
+    /// The result for the side to move after the last move (`Loss` when it resigned).
+    pub outcome: crate::core::rules::Outcome,
+    /// Why the game ended, in English words (`resignation`, `time`, `repetition`).
+    pub reason: &'static str,
+}
 
 /// A record format of a game (besides the USI `position` line that every game has).
 #[derive(Debug, Clone, Copy)]
@@ -335,6 +354,53 @@ pub struct PageInfo {
     /// Squares the page draws with a mark because a rule names them (where no piece may be
     /// dropped).
     pub marked: &'static [&'static str],
+    /// Whether the position string's third field is the square where the last move ended (`-`
+    /// for none), which decides a capture obligation, rather than the pieces in hand.
+    pub last_square: bool,
+    /// How many pieces of each kind the game's set has, as the engine checks a position against
+    /// it; the position editor bounds its counts by these.
+    pub set: &'static [SetCount],
+    /// How the page may write the game's moves for people besides their move strings.
+    pub notation: Notation,
+}
+
+/// How many pieces of a kind a game's set has (docs/rules.md, "No more pieces than the set").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SetCount {
+    /// The letters counted together (as the side that moves first writes them, `+` before a
+    /// promoted piece's): a kind and what it promotes or turns to. A piece in hand counts under
+    /// the entry that holds its letter.
+    pub letters: &'static [&'static str],
+    /// How many the set has.
+    pub count: u8,
+    /// Whether the count is each player's (one king each) rather than both players' together,
+    /// on the board and in hand.
+    pub each: bool,
+}
+
+/// The notations in which the page may write a game's moves besides their move strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Notation {
+    /// Western notation (Hodges): the piece's letter, `-` for a move, `x` for a capture, `*` for
+    /// a drop, then the square (`P-7f`, `Bx3c+`, `S*5e`); the square of departure only when
+    /// another piece of the kind could go there too (`G6i-5h`); `+` after a promotion and `=`
+    /// after a promotion declined.
+    pub western: bool,
+    /// Japanese notation (`☗7六歩`): the characters that name the files in it, one per file in
+    /// the order of `file_names`; empty when the game has no Japanese notation.
+    pub japanese_files: &'static str,
+    /// The characters that name the ranks in Japanese notation (kanji numerals), one per rank in
+    /// the order of `rank_names`.
+    pub japanese_ranks: &'static str,
+}
+
+impl Notation {
+    /// Only the game's move strings.
+    pub const NONE: Notation = Notation {
+        western: false,
+        japanese_files: "",
+        japanese_ranks: "",
+    };
 }
 
 /// What the fuzzer and the match runner use of a game.

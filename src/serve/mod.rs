@@ -17,7 +17,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{Path, Request, State, WebSocketUpgrade};
+use axum::extract::{Request, State, WebSocketUpgrade};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -39,6 +39,8 @@ pub const MESSAGES_PER_SECOND: u32 = 50;
 const INDEX_HTML: &str = include_str!("assets/index.html");
 /// The page's style.
 const STYLE_CSS: &str = include_str!("assets/style.css");
+/// The page's icon (a swallow, tsubame), served at `/favicon.ico`.
+const FAVICON_SVG: &str = include_str!("assets/favicon.svg");
 
 /// The page's scripts, ES modules built into the binary, each served at `/js/NAME`: `main.js`,
 /// which the page loads, imports the others (docs/serve.md lists what each holds).
@@ -52,6 +54,7 @@ pub const SCRIPTS: &[(&str, &str)] = &[
     ("clock.js", include_str!("assets/js/clock.js")),
     ("connection.js", include_str!("assets/js/connection.js")),
     ("dom.js", include_str!("assets/js/dom.js")),
+    ("drag.js", include_str!("assets/js/drag.js")),
     ("editor.js", include_str!("assets/js/editor.js")),
     ("graph.js", include_str!("assets/js/graph.js")),
     ("hands.js", include_str!("assets/js/hands.js")),
@@ -63,14 +66,190 @@ pub const SCRIPTS: &[(&str, &str)] = &[
     ("input.js", include_str!("assets/js/input.js")),
     ("main.js", include_str!("assets/js/main.js")),
     ("mate.js", include_str!("assets/js/mate.js")),
+    ("notation.js", include_str!("assets/js/notation.js")),
     ("play.js", include_str!("assets/js/play.js")),
     ("position.js", include_str!("assets/js/position.js")),
     ("presets.js", include_str!("assets/js/presets.js")),
     ("records.js", include_str!("assets/js/records.js")),
     ("search.js", include_str!("assets/js/search.js")),
+    ("settings.js", include_str!("assets/js/settings.js")),
+    ("sound.js", include_str!("assets/js/sound.js")),
     ("state.js", include_str!("assets/js/state.js")),
     ("view.js", include_str!("assets/js/view.js")),
 ];
+
+/// An embedded file as it is served: its type, its text and gzip forms, and their ETags.
+struct Asset {
+    content_type: &'static str,
+    body: String,
+    gzip: Vec<u8>,
+    /// The ETag of the text form; the gzip form's is the same with `-gz` before the closing
+    /// quote.
+    etag: String,
+}
+
+impl Asset {
+    fn new(body: String, content_type: &'static str) -> Asset {
+        use std::hash::Hasher;
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        let gzip = encoder
+            .write_all(body.as_bytes())
+            .and_then(|()| encoder.finish())
+            .unwrap_or_default();
+        // FNV-1a: the same text always has the same tag, in every build and every run.
+        let mut hash = Fnv(0xcbf2_9ce4_8422_2325);
+        hash.write(body.as_bytes());
+        Asset {
+            content_type,
+            body,
+            gzip,
+            etag: format!("\"{:016x}\"", hash.finish()),
+        }
+    }
+
+    /// The gzip form's ETag.
+    fn gzip_etag(&self) -> String {
+        format!("{}-gz\"", self.etag.trim_end_matches('"'))
+    }
+}
+
+/// The FNV-1a hash, for ETags.
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// Every embedded file by its path, compressed once, on first use.
+static ASSETS: std::sync::LazyLock<Vec<(String, Asset)>> = std::sync::LazyLock::new(|| {
+    let mut all = vec![
+        (
+            "/".to_string(),
+            Asset::new(INDEX_HTML.to_string(), "text/html; charset=utf-8"),
+        ),
+        (
+            "/style.css".to_string(),
+            Asset::new(lean(STYLE_CSS), "text/css; charset=utf-8"),
+        ),
+        (
+            "/favicon.ico".to_string(),
+            Asset::new(FAVICON_SVG.to_string(), "image/svg+xml"),
+        ),
+    ];
+    for (name, body) in SCRIPTS {
+        let asset = Asset::new(lean(body), "text/javascript; charset=utf-8");
+        all.push((format!("/js/{name}"), asset));
+    }
+    all
+});
+
+/// A script or style sheet as served, lighter to send: its lines without their indentation, less
+/// the empty lines and the lines that hold only a comment (`// …`, or a `/* … */` block that
+/// begins a line). No code changes: a line of code is kept whole, and no script holds a template
+/// literal over several lines (a unit test checks), so no string loses a line.
+fn lean(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut keep = |rest: &str| {
+        if !rest.is_empty() {
+            out.push_str(rest);
+            out.push('\n');
+        }
+    };
+    let mut in_block = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if in_block {
+            if let Some(end) = t.find("*/") {
+                in_block = false;
+                keep(t[end + 2..].trim());
+            }
+            continue;
+        }
+        if t.starts_with("//") {
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("/*") {
+            match rest.find("*/") {
+                Some(end) => keep(rest[end + 2..].trim()),
+                None => in_block = true,
+            }
+            continue;
+        }
+        keep(t);
+    }
+    out
+}
+
+/// Whether the request accepts a gzip body (`Accept-Encoding` names `gzip` without `q=0`).
+fn accepts_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';').map(str::trim);
+            let name = parts.next().unwrap_or("");
+            let refused = parts.any(|p| {
+                p.strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q == 0.0)
+            });
+            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+        })
+}
+
+/// Whether `If-None-Match` names one of `tags` (or is `*`).
+fn not_modified(headers: &HeaderMap, tags: &[&str]) -> bool {
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|t| t.trim().trim_start_matches("W/"))
+        .any(|t| t == "*" || tags.contains(&t))
+}
+
+/// The answer for the embedded file at `path`: 304 when the client's copy is current, else the
+/// file, gzipped when the client accepts it. Cached by the browser and revalidated on every use
+/// (`no-cache`), so a new build serves the new page at once.
+fn serve_asset(path: &str, headers: &HeaderMap) -> Response {
+    let Some((_, asset)) = ASSETS.iter().find(|(p, _)| p == path) else {
+        return (StatusCode::NOT_FOUND, "not found").into_response();
+    };
+    let gzip = accepts_gzip(headers) && !asset.gzip.is_empty();
+    let gzip_etag = asset.gzip_etag();
+    let etag = if gzip { &gzip_etag } else { &asset.etag };
+    let mut response = if not_modified(headers, &[&asset.etag, &gzip_etag]) {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else if gzip {
+        let mut r = asset.gzip.clone().into_response();
+        r.headers_mut()
+            .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+        r
+    } else {
+        asset.body.clone().into_response()
+    };
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(asset.content_type),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    if let Ok(v) = HeaderValue::from_str(etag) {
+        h.insert(header::ETAG, v);
+    }
+    response
+}
 
 /// The settings of `tsubame serve`.
 #[derive(Clone, Debug)]
@@ -216,16 +395,18 @@ async fn serve(config: Config) -> Result<(), String> {
             message_bytes: MAX_MESSAGE,
             messages_per_second: MESSAGES_PER_SECOND,
             multipv: MAX_MULTIPV,
+            elo: {
+                let (low, high) = crate::engine::options::elo_range();
+                [low as u32, high as u32]
+            },
         },
         exact_tables,
     });
     let router = Router::new()
-        .route("/", get(|| asset(INDEX_HTML, "text/html; charset=utf-8")))
-        .route("/js/{name}", get(script))
-        .route(
-            "/style.css",
-            get(|| asset(STYLE_CSS, "text/css; charset=utf-8")),
-        )
+        .route("/", get(asset))
+        .route("/js/{name}", get(asset))
+        .route("/style.css", get(asset))
+        .route("/favicon.ico", get(asset))
         .route("/health", get(health))
         .route("/examples.json", get(examples_json))
         .route("/ws", get(websocket))
@@ -239,24 +420,9 @@ async fn serve(config: Config) -> Result<(), String> {
         .map_err(|e| format!("the server stopped: {e}"))
 }
 
-/// An embedded file, never cached (a new build serves the new page).
-async fn asset(body: &'static str, content_type: &'static str) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
-            (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
-        ],
-        body,
-    )
-        .into_response()
-}
-
-/// `GET /js/NAME`: one of the page's [`SCRIPTS`].
-async fn script(Path(name): Path<String>) -> Response {
-    match SCRIPTS.iter().find(|(n, _)| *n == name) {
-        Some((_, body)) => asset(body, "text/javascript; charset=utf-8").await,
-        None => (StatusCode::NOT_FOUND, "not found").into_response(),
-    }
+/// `GET /`, `/style.css`, `/favicon.ico` and `/js/NAME`: the embedded files ([`serve_asset`]).
+async fn asset(uri: axum::http::Uri, headers: HeaderMap) -> Response {
+    serve_asset(uri.path(), &headers)
 }
 
 /// The `Host` header's text, if it has one.
@@ -359,6 +525,69 @@ mod tests {
                 reached.contains(name),
                 "{name} is served but never imported"
             );
+        }
+    }
+
+    /// [`lean`] drops comment lines and indentation, and keeps every line of code whole; the
+    /// scripts hold no template literal over several lines, which it could cut.
+    #[test]
+    fn lean_assets_keep_their_code() {
+        let text = "// a comment\n/** A doc\n * comment. */\nexport function f() {\n  return 'a // b'; // why\n}\n/* x */ const y = 1;\n";
+        assert_eq!(
+            lean(text),
+            "export function f() {\nreturn 'a // b'; // why\n}\nconst y = 1;\n"
+        );
+        for (name, body) in SCRIPTS {
+            for line in body.lines() {
+                assert_eq!(line.matches('`').count() % 2, 0, "{name}: {line}");
+            }
+        }
+    }
+
+    /// docs/rules.md's example of a nana shogi position is one the engine takes.
+    #[test]
+    fn the_rules_nana_example_is_a_position() {
+        let rules = include_str!("../../docs/rules.md");
+        let at = rules
+            .find("written with the letter of its current state (`")
+            .unwrap();
+        let sfen = rules[at..].split('`').nth(1).unwrap();
+        let nana = GameId::ALL
+            .into_iter()
+            .find(|g| g.info().page.files == 3)
+            .unwrap();
+        state::check(nana.name(), sfen, &[], None).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+    }
+
+    /// The set counts the page's editor bounds its hands by are the engine's: one piece more of a
+    /// kind than a descriptor's count, held in hand, is refused for the set, and that count is
+    /// not.
+    #[test]
+    fn page_set_counts_are_the_engines() {
+        for g in GameId::ALL {
+            let page = g.info().page;
+            assert!(!page.set.is_empty(), "{g}");
+            for p in page.pieces {
+                let counted = page.set.iter().filter(|c| c.letters.contains(&p.letter));
+                assert_eq!(counted.count(), 1, "{g}: {}", p.letter);
+            }
+            if !page.hands {
+                continue;
+            }
+            for c in page.set.iter().filter(|c| !c.each) {
+                let board = page.empty.split(' ').next().unwrap();
+                let letter = c.letters[0];
+                let sfen = |n: u8| format!("{board} b {n}{letter} 1");
+                let refused = state::check(g.name(), &sfen(c.count + 1), &[], None)
+                    .expect_err("one more than the set");
+                assert!(
+                    refused.contains(&format!("set has {}", c.count)),
+                    "{g}: {refused}"
+                );
+                if let Err(e) = state::check(g.name(), &sfen(c.count), &[], None) {
+                    assert!(!e.contains("set has"), "{g}: {e}");
+                }
+            }
         }
     }
 

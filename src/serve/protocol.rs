@@ -52,6 +52,9 @@ pub enum ClientMsg {
         multipv: Option<u32>,
         /// The strength to play at: `SkillLevel` 0 to 20 (default 20, full strength).
         level: Option<u32>,
+        /// The strength to play at as an Elo rating (`USI_LimitStrength` with `USI_Elo`, in the
+        /// range `hello`'s `limits` give); it overrides `level`. Absent: no Elo limit.
+        elo: Option<u32>,
     },
     /// Stops the running search.
     Stop {
@@ -251,6 +254,8 @@ pub struct Caps {
     pub messages_per_second: u32,
     /// The most principal variations of a `go`.
     pub multipv: u32,
+    /// The lowest and highest `elo` a `go` may ask for (the engine's `USI_Elo` range).
+    pub elo: [u32; 2],
 }
 
 /// How a game ended, as a `state` tells it.
@@ -375,6 +380,9 @@ pub enum ServerMsg {
         sfen: String,
         /// The game's moves (USI).
         moves: Vec<String>,
+        /// The result the record writes after its last move (a resignation, a loss on time, a
+        /// repetition), if any.
+        result: Option<GameResult>,
     },
     /// A refusal; the session goes on.
     Error {

@@ -4,9 +4,10 @@
 
 use serde_json::Number;
 
-use super::protocol::ServerMsg;
+use super::protocol::{GameResult, ServerMsg};
 use super::state::check;
 use crate::core::game::Position;
+use crate::core::rules::Outcome;
 use crate::core::text::excerpt;
 use crate::engine::Start;
 use crate::engine::record::{position_args, position_text};
@@ -70,7 +71,7 @@ pub fn load(id: Option<Number>, text: &str, hint: Option<&str>) -> Result<Server
         .lines()
         .map(str::trim)
         .find(|l| l.split_whitespace().next() == Some("position"));
-    let (format, game, sfen, moves) = match position {
+    let (format, game, sfen, moves, ending) = match position {
         Some(line) => {
             let named = text.lines().find_map(|l| {
                 l.trim()
@@ -79,7 +80,7 @@ pub fn load(id: Option<Number>, text: &str, hint: Option<&str>) -> Result<Server
                     .map(|g| g.trim().to_string())
             });
             let (game, sfen, moves) = usi_line(line, named.as_deref().or(hint))?;
-            ("usi", game, sfen, moves)
+            ("usi", game, sfen, moves, None)
         }
         None => {
             let (game, format) = GameId::ALL
@@ -92,11 +93,27 @@ pub fn load(id: Option<Number>, text: &str, hint: Option<&str>) -> Result<Server
                         .map(|f| (g, f))
                 })
                 .ok_or("not a record: no 'position' line, and no game reads it")?;
-            let (sfen, moves) = (format.read)(text)?;
-            (format.name, game, sfen, moves)
+            let record = (format.read)(text)?;
+            (format.name, game, record.sfen, record.moves, record.ending)
         }
     };
-    check(game.name(), &sfen, &moves, None)?;
+    // The record is loaded whole or not at all.
+    let checked = check(game.name(), &sfen, &moves, None)
+        .map_err(|e| format!("the record was not loaded: {e}"))?;
+    let result = ending.and_then(|e| {
+        let ServerMsg::State { side, .. } = checked.state else {
+            return None;
+        };
+        let other = if side == "b" { "w" } else { "b" };
+        Some(GameResult {
+            winner: match e.outcome {
+                Outcome::Win => Some(side),
+                Outcome::Loss => Some(other),
+                Outcome::Draw => None,
+            },
+            reason: e.reason,
+        })
+    });
     let sfen = if sfen == "startpos" {
         game.start_sfen()
     } else {
@@ -108,6 +125,7 @@ pub fn load(id: Option<Number>, text: &str, hint: Option<&str>) -> Result<Server
         game: game.name(),
         sfen,
         moves,
+        result,
     })
 }
 

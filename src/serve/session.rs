@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 
 use super::App;
 use super::guard::{RateLimit, Slot};
-use super::protocol::{ClientMsg, MAX_MS, MAX_MULTIPV, ServerMsg, message, parse_client};
+use super::protocol::{Caps, ClientMsg, MAX_MS, MAX_MULTIPV, ServerMsg, message, parse_client};
 use super::records;
 use super::state::{Checked, check};
 use crate::engine::{Engine, Event, Events, GoParams, Start};
@@ -38,6 +38,8 @@ enum Command {
         multipv: u32,
         /// `SkillLevel` (20: full strength).
         level: u32,
+        /// `USI_Elo` with `USI_LimitStrength` on, or `None` for it off.
+        elo: Option<u32>,
         go: Box<GoParams>,
     },
     /// Stops the running search.
@@ -93,6 +95,7 @@ fn engine_thread(
                 moves,
                 multipv,
                 level,
+                elo,
                 go,
             } => call(&back, || {
                 engine.finish();
@@ -105,6 +108,11 @@ fn engine_thread(
                 }
                 option(&mut engine, &back, "MultiPV", multipv.to_string());
                 option(&mut engine, &back, "SkillLevel", level.to_string());
+                let limited = elo.is_some();
+                option(&mut engine, &back, "USI_LimitStrength", limited.to_string());
+                if let Some(elo) = elo {
+                    option(&mut engine, &back, "USI_Elo", elo.to_string());
+                }
                 let _ = back.send(Back::Begin(id));
                 engine.go(*go);
             }),
@@ -156,7 +164,7 @@ pub async fn run(mut socket: WebSocket, app: Arc<App>) {
                             app.caps.message_bytes
                         )))
                     } else {
-                        answer(text.as_str(), &command_tx).await
+                        answer(text.as_str(), &command_tx, &app.caps).await
                     }
                 }
                 Some(Ok(Message::Binary(_))) => Some(if rate.allow() {
@@ -226,7 +234,11 @@ where
 
 /// Carries out one text message: the answer to send now, if any (a search answers later,
 /// through the engine's output).
-async fn answer(text: &str, commands: &std_mpsc::Sender<Command>) -> Option<ServerMsg> {
+async fn answer(
+    text: &str,
+    commands: &std_mpsc::Sender<Command>,
+    caps: &Caps,
+) -> Option<ServerMsg> {
     let (id, msg) = parse_client(text);
     let msg = match msg {
         Ok(m) => m,
@@ -273,6 +285,7 @@ async fn answer(text: &str, commands: &std_mpsc::Sender<Command>) -> Option<Serv
             limits,
             multipv,
             level,
+            elo,
         } => {
             let multipv = multipv.unwrap_or(1);
             if !(1..=MAX_MULTIPV).contains(&multipv) {
@@ -284,12 +297,19 @@ async fn answer(text: &str, commands: &std_mpsc::Sender<Command>) -> Option<Serv
                 let e = format!("level {level} is out of range 0..{}", Skill::FULL);
                 return Some(ServerMsg::error(id, e));
             }
+            let [low, high] = caps.elo;
+            if let Some(elo) = elo
+                && !(low..=high).contains(&elo)
+            {
+                let e = format!("elo {elo} is out of range {low}..{high}");
+                return Some(ServerMsg::error(id, e));
+            }
             let go = match limits.go_params() {
                 Ok(go) => go,
                 Err(e) => return Some(ServerMsg::error(id, e)),
             };
             match checked(game, sfen, moves, None).await {
-                Ok(c) => (search(id.clone(), c, (multipv, level), go), id),
+                Ok(c) => (search(id.clone(), c, (multipv, level, elo), go), id),
                 Err(e) => return Some(ServerMsg::error(id, e)),
             }
         }
@@ -312,7 +332,7 @@ async fn answer(text: &str, commands: &std_mpsc::Sender<Command>) -> Option<Serv
                         mate: Some(Some(ms)),
                         ..GoParams::default()
                     };
-                    (search(id.clone(), c, (1, Skill::FULL), go), id)
+                    (search(id.clone(), c, (1, Skill::FULL, None), go), id)
                 }
                 Err(e) => return Some(ServerMsg::error(id, e)),
             }
@@ -324,9 +344,15 @@ async fn answer(text: &str, commands: &std_mpsc::Sender<Command>) -> Option<Serv
         .map(|_| ServerMsg::error(id, "the session's engine has ended"))
 }
 
-/// The command that searches the checked position `c` with (MultiPV, SkillLevel) `settings`.
-fn search(id: Option<Number>, c: Checked, settings: (u32, u32), go: GoParams) -> Command {
-    let (multipv, level) = settings;
+/// The command that searches the checked position `c` with (MultiPV, SkillLevel, USI_Elo)
+/// `settings`.
+fn search(
+    id: Option<Number>,
+    c: Checked,
+    settings: (u32, u32, Option<u32>),
+    go: GoParams,
+) -> Command {
+    let (multipv, level, elo) = settings;
     Command::Search {
         id,
         game: c.game,
@@ -334,6 +360,7 @@ fn search(id: Option<Number>, c: Checked, settings: (u32, u32), go: GoParams) ->
         moves: c.moves,
         multipv,
         level,
+        elo,
         go: Box::new(go),
     }
 }

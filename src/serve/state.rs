@@ -9,7 +9,7 @@ use crate::core::color::Color;
 use crate::core::moves::{ListStore, MoveList};
 use crate::core::rules::{EndReason, Outcome};
 use crate::core::text::excerpt;
-use crate::engine::{Session, Start};
+use crate::engine::{REST_IGNORED, Session, Start};
 use crate::games::{EveryGameRules, Game, GameId};
 
 /// A position the page sent, checked: its game, its start and its moves.
@@ -77,7 +77,10 @@ fn state_of<G: Game>(
 ) -> Result<ServerMsg, String> {
     let rules = EveryGameRules::default().of::<G>();
     let mut session = Session::<G>::new();
-    session.set_position(start, moves, &rules.game)?;
+    // A bad move refuses the whole position here: nothing after it, nor before it, is kept.
+    session
+        .set_position(start, moves, &rules.game)
+        .map_err(|e| e.trim_end_matches(REST_IGNORED).to_string())?;
     let pos = session.position();
     let mut list = MoveList::<G::Move>::new();
     pos.legal_moves(&mut list);

@@ -15,7 +15,8 @@ pub mod pack;
 pub mod position;
 
 use crate::games::info::{
-    BoardFamily, Example, ExampleKind, HasExactTable, MoveSyntax, PageInfo, PieceInfo, ToolInfo,
+    BoardFamily, Example, ExampleKind, HasExactTable, MoveSyntax, Notation, PageInfo, PieceInfo,
+    SetCount, ToolInfo,
 };
 pub use movegen::GtMove;
 pub use position::{GiveAndTake, START_FEN};
@@ -61,6 +62,15 @@ pub const INFO: super::GameInfo = super::GameInfo {
         rank_names: "87654321",
         moves: MoveSyntax::Route,
         marked: &[],
+        last_square: true,
+        // Sixteen men a player, a king counted as the man it was.
+        set: &[SetCount {
+            letters: &["M", "K"],
+            count: 16,
+            each: true,
+        }],
+        // The article's notation is the move strings themselves (`c4:c6:c8`).
+        notation: Notation::NONE,
     },
     tools: ToolInfo {
         fuzz_perft_depth: 4,

@@ -11,7 +11,8 @@ use crate::core::game::Position;
 use crate::core::repetition::Repetition;
 use crate::core::rules::{EndReason, Outcome, Verdict};
 use crate::core::square::Geometry;
-use crate::games::info::{BoardFamily, MoveSyntax, PageInfo, PieceInfo, ToolInfo};
+use crate::games::info::{BoardFamily, MoveSyntax, Notation, PageInfo, PieceInfo, ToolInfo};
+use crate::games::shogi;
 use crate::games::shogi::Variant;
 use crate::games::shogi::attacks::Tables;
 use crate::games::shogi::eval::EvalWeights;
@@ -45,6 +46,20 @@ pub const INFO: crate::games::GameInfo = crate::games::GameInfo {
         rank_names: "abcde",
         moves: MoveSyntax::FromTo,
         marked: &[],
+        last_square: false,
+        set: &[
+            shogi::king_count(),
+            shogi::count(&["R", "+R"], 2),
+            shogi::count(&["B", "+B"], 2),
+            shogi::count(&["G"], 2),
+            shogi::count(&["S", "+S"], 2),
+            shogi::count(&["P", "+P"], 2),
+        ],
+        notation: Notation {
+            japanese_files: "54321",
+            japanese_ranks: "一二三四五",
+            ..shogi::JAPANESE_AND_WESTERN
+        },
     },
     tools: ToolInfo {
         fuzz_perft_depth: 4,

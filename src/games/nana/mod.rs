@@ -22,7 +22,7 @@ use std::sync::{Arc, LazyLock};
 
 use crate::games::info::{
     AnyTable, BoardFamily, ExactInfo, ExactTable, Example, ExampleKind, HasExactTable, MoveSyntax,
-    PageInfo, PieceInfo, ToolInfo,
+    Notation, PageInfo, PieceInfo, SetCount, ToolInfo,
 };
 use crate::nnue::network::Network;
 
@@ -57,6 +57,29 @@ pub const INFO: super::GameInfo = super::GameInfo {
         moves: MoveSyntax::FromTo,
         // The centre, where no piece may be dropped.
         marked: &["2b"],
+        last_square: false,
+        set: &[
+            SetCount {
+                letters: &["K"],
+                count: 1,
+                each: true,
+            },
+            SetCount {
+                letters: &["R", "C", "W", "I"],
+                count: 2,
+                each: false,
+            },
+            SetCount {
+                letters: &["B", "T", "M", "D"],
+                count: 2,
+                each: false,
+            },
+        ],
+        notation: Notation {
+            western: true,
+            japanese_files: "321",
+            japanese_ranks: "一二三",
+        },
     },
     tools: ToolInfo {
         fuzz_perft_depth: 5,
@@ -67,34 +90,36 @@ pub const INFO: super::GameInfo = super::GameInfo {
 };
 
 /// Nana shogi's pieces as the page shows them: the king, and each cube's faces in the order it
-/// turns through them.
+/// turns through them. The kanji are those of the large shogi variants' pieces that move alike,
+/// whose English names the faces bear (the reverse chariot 反車 is the chariot).
 const PIECES: [PieceInfo; 9] = [
     PieceInfo {
         royal: true,
-        ..face("K", "king", "K", "K")
+        ..face("K", "king", "玉", "K", "K")
     },
-    face("R", "rook", "C", "R"),
-    face("C", "chariot", "W", "R"),
-    face("W", "swallow's wings", "I", "R"),
-    face("I", "go-between", "R", "R"),
-    face("B", "bishop", "T", "B"),
-    face("T", "tile general", "M", "B"),
-    face("M", "cat's sword", "D", "B"),
-    face("D", "dog", "B", "B"),
+    face("R", "rook", "飛", "C", "R"),
+    face("C", "chariot", "反車", "W", "R"),
+    face("W", "swallow's wings", "燕羽", "I", "R"),
+    face("I", "go-between", "仲人", "R", "R"),
+    face("B", "bishop", "角", "T", "B"),
+    face("T", "tile general", "瓦将", "M", "B"),
+    face("M", "cat's sword", "猫刃", "D", "B"),
+    face("D", "dog", "犬", "B", "B"),
 ];
 
-/// A face of a nana shogi piece for [`PIECES`]: its letter, name, next face and the letter it is
-/// held in hand as.
+/// A face of a nana shogi piece for [`PIECES`]: its letter, name, kanji, next face and the letter
+/// it is held in hand as.
 const fn face(
     letter: &'static str,
     name: &'static str,
+    kanji: &'static str,
     next: &'static str,
     hand: &'static str,
 ) -> PieceInfo {
     PieceInfo {
         letter,
         name,
-        kanji: "",
+        kanji,
         next: Some(next),
         hand: Some(hand),
         royal: false,

@@ -23,7 +23,8 @@ use crate::core::repetition::Repetition;
 use crate::core::rules::{GameRules, Outcome, Verdict};
 use crate::core::square::Geometry;
 use crate::games::info::{
-    BoardFamily, Example, ExampleKind, HasExactTable, MoveSyntax, PageInfo, PieceInfo, ToolInfo,
+    BoardFamily, Example, ExampleKind, HasExactTable, MoveSyntax, Notation, PageInfo, PieceInfo,
+    SetCount, ToolInfo,
 };
 use crate::nnue::network::Network;
 use attacks::Tables;
@@ -99,6 +100,18 @@ pub const INFO: super::GameInfo = super::GameInfo {
         rank_names: "abcdefghi",
         moves: MoveSyntax::FromTo,
         marked: &[],
+        last_square: false,
+        set: &[
+            king_count(),
+            count(&["R", "+R"], 2),
+            count(&["B", "+B"], 2),
+            count(&["G"], 4),
+            count(&["S", "+S"], 4),
+            count(&["N", "+N"], 4),
+            count(&["L", "+L"], 4),
+            count(&["P", "+P"], 18),
+        ],
+        notation: JAPANESE_AND_WESTERN,
     },
     tools: ToolInfo {
         fuzz_perft_depth: 3,
@@ -132,6 +145,33 @@ pub const PIECES: [PieceInfo; 14] = [
     piece("+L", "promoted lance", "成香", None, Some("L")),
     piece("+P", "tokin", "と", None, Some("P")),
 ];
+
+/// The notations of the shogi family: Western, and Japanese with the files' digits and the ranks'
+/// kanji numerals (`☗7六歩`).
+pub const JAPANESE_AND_WESTERN: Notation = Notation {
+    western: true,
+    japanese_files: "987654321",
+    japanese_ranks: "一二三四五六七八九",
+};
+
+/// One king each: the set's count of kings in the shogi family.
+pub const fn king_count() -> SetCount {
+    SetCount {
+        letters: &["K"],
+        count: 1,
+        each: true,
+    }
+}
+
+/// The set's count of a kind of the shogi family, both players together: `letters` the kind and
+/// its promoted form.
+pub const fn count(letters: &'static [&'static str], count: u8) -> SetCount {
+    SetCount {
+        letters,
+        count,
+        each: false,
+    }
+}
 
 /// A piece of the shogi family for [`PIECES`].
 const fn piece(

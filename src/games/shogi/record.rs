@@ -9,8 +9,9 @@ use super::{Shogi, Standard, Variant};
 use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::moves::Move;
+use crate::core::rules::Outcome;
 use crate::core::square::Square;
-use crate::games::info::{GameRecord, RecordFormat};
+use crate::games::info::{GameRecord, RecordEnding, RecordFormat};
 
 /// A game as the rest of the engine takes it: the start position and the moves played from it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,6 +20,8 @@ pub struct Record {
     pub sfen: String,
     /// The moves, in USI notation.
     pub moves: Vec<String>,
+    /// The end the record writes after the last move (`投了`, `%TORYO`…), when it is a result.
+    pub ending: Option<RecordEnding>,
 }
 
 /// The record formats of standard shogi, as its registry entry declares them: CSA first, so
@@ -42,7 +45,11 @@ pub const FORMATS: [RecordFormat; 2] = [
 
 /// [`read`] as the registry's formats take it: the start and the moves.
 fn read_any(text: &str) -> Result<GameRecord, String> {
-    read(text).map(|r| (r.sfen, r.moves))
+    read(text).map(|r| GameRecord {
+        sfen: r.sfen,
+        moves: r.moves,
+        ending: r.ending,
+    })
 }
 
 /// The record formats of standard shogi.
@@ -249,7 +256,7 @@ pub fn read_csa(text: &str) -> Result<Record, String> {
                 continue;
             }
             if st.starts_with('%') || st.starts_with('/') {
-                return finish(setup, game, "CSA");
+                return finish(setup, game, "CSA", csa_ending(st));
             }
             if let Some(rest) = st.strip_prefix('P') {
                 if game.is_some() {
@@ -278,12 +285,53 @@ pub fn read_csa(text: &str) -> Result<Record, String> {
             g.play_csa(color, &st[1..]).map_err(at)?;
         }
     }
-    finish(setup, game, "CSA")
+    finish(setup, game, "CSA", None)
+}
+
+/// The result a CSA ending statement (`%TORYO`) gives, for the side to move after the last move;
+/// `None` for one that is no result (`%CHUDAN`, an interrupted game) or unknown.
+fn csa_ending(statement: &str) -> Option<RecordEnding> {
+    let (outcome, reason) = match statement {
+        "%TORYO" => (Outcome::Loss, "resignation"),
+        "%TSUMI" => (Outcome::Loss, "checkmate"),
+        "%TIME_UP" => (Outcome::Loss, "time"),
+        "%SENNICHITE" => (Outcome::Draw, "repetition"),
+        // The player who checked throughout made the last move, and loses.
+        "%OUTE_SENNICHITE" => (Outcome::Win, "perpetual check"),
+        "%JISHOGI" => (Outcome::Draw, "impasse"),
+        "%HIKIWAKE" => (Outcome::Draw, "agreement"),
+        "%KACHI" => (Outcome::Win, "declaration"),
+        _ => return None,
+    };
+    Some(RecordEnding { outcome, reason })
+}
+
+/// The result a KIF ending word (`投了`) gives, for the side to move after the last move; `None`
+/// for one that is no result (`中断`, an interrupted game).
+fn kif_ending(word: &str) -> Option<RecordEnding> {
+    let (outcome, reason) = match word {
+        "投了" => (Outcome::Loss, "resignation"),
+        "詰み" => (Outcome::Loss, "checkmate"),
+        "切れ負け" => (Outcome::Loss, "time"),
+        "千日手" => (Outcome::Draw, "repetition"),
+        "持将棋" => (Outcome::Draw, "impasse"),
+        // The player to move wins by the other's illegal last move, or loses by his own.
+        "反則勝ち" => (Outcome::Win, "illegal move"),
+        "反則負け" => (Outcome::Loss, "illegal move"),
+        "入玉勝ち" => (Outcome::Win, "declaration"),
+        _ => return None,
+    };
+    Some(RecordEnding { outcome, reason })
 }
 
 /// The record from the position set up and the moves read (the position alone when there are
 /// no moves).
-fn finish(setup: Option<Setup>, game: Option<Game>, what: &str) -> Result<Record, String> {
+fn finish(
+    setup: Option<Setup>,
+    game: Option<Game>,
+    what: &str,
+    ending: Option<RecordEnding>,
+) -> Result<Record, String> {
     let game = match game {
         Some(g) => g,
         None => Game::new(setup.as_ref()).map_err(|e| format!("{what}: {e}"))?,
@@ -291,6 +339,7 @@ fn finish(setup: Option<Setup>, game: Option<Game>, what: &str) -> Result<Record
     Ok(Record {
         sfen: game.start.to_sfen(),
         moves: game.moves,
+        ending,
     })
 }
 
@@ -599,6 +648,7 @@ pub fn read_kif(text: &str) -> Result<Record, String> {
     let mut setup: Option<Setup> = None;
     let mut rows = 0usize;
     let mut game: Option<Game> = None;
+    let mut ending = None;
     for (n, raw) in text.lines().enumerate() {
         let at = |e: String| format!("KIF line {}: {e}", n + 1);
         let line = raw.trim_end().trim_start_matches('\u{feff}');
@@ -635,7 +685,8 @@ pub fn read_kif(text: &str) -> Result<Record, String> {
             && number.chars().all(|c| c.is_ascii_digit())
         {
             let rest = trimmed[number.len()..].trim_start();
-            if KIF_ENDINGS.iter().any(|w| rest.starts_with(w)) {
+            if let Some(word) = KIF_ENDINGS.iter().find(|w| rest.starts_with(*w)) {
+                ending = kif_ending(word);
                 break;
             }
             let g = match &mut game {
@@ -669,7 +720,7 @@ pub fn read_kif(text: &str) -> Result<Record, String> {
         }
         return Err(at(format!("cannot read '{trimmed}'")));
     }
-    finish(setup, game, "KIF")
+    finish(setup, game, "KIF", ending)
 }
 
 /// The start of a KIF `手合割`.

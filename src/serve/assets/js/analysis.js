@@ -2,8 +2,8 @@
 // them) and its depth, score, nodes and speed.
 
 import { $ } from './dom.js';
-import { app, shownKey, shownMoves, shownState } from './state.js';
-import { cancelSearch, scoreText, startSearch } from './search.js';
+import { app, current, shownKey, shownMoves, shownState, sideName } from './state.js';
+import { cancelSearch, firstView, scoreText, startSearch } from './search.js';
 import { maybeEngineMove, playLine } from './play.js';
 import { render } from './view.js';
 
@@ -49,8 +49,15 @@ export function renderAnalysis(msg) {
     if (st) s.side = st.side;
   }
   const best = s.lines[0] || msg;
-  $('analysis-info').textContent = 'depth ' + (best.depth || 0) + '/' + (best.seldepth || 0) + '  score ' +
-    scoreText(best.score) + '  nodes ' + (msg.nodes || 0) + '  nps ' + (msg.nps || 0);
+  const entry = current();
+  const shown = (score) => (score ? scoreText(firstView(score, s.side, s.game)) : '');
+  // Every score is shown from the first mover's view, as the graph is.
+  const view = sideName(entry ? entry.page.first : 'b') + "'s view";
+  const info = $('analysis-info');
+  info.textContent = 'depth ' + (best.depth || 0) + '/' + (best.seldepth || 0) + '  score (' + view + ') ' +
+    shown(best.score) + '  nodes ' + (msg.nodes || 0) + '  nps ' + (msg.nps || 0);
+  info.dataset.score = shown(best.score);
+  app.lastAnalysis = best.score || null;
   const ol = $('pv-lines');
   ol.textContent = '';
   s.lines.forEach((line, i) => {
@@ -58,7 +65,7 @@ export function renderAnalysis(msg) {
     const li = document.createElement('li');
     li.dataset.multipv = String(i + 1);
     li.dataset.pv = line.pv.join(' ');
-    li.textContent = scoreText(line.score) + '  ' + line.pv.join(' ');
+    li.textContent = shown(line.score) + '  ' + line.pv.join(' ');
     li.title = 'play these moves';
     li.addEventListener('click', () => playLine(line.pv));
     ol.appendChild(li);

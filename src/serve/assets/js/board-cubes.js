@@ -1,9 +1,11 @@
 // The cubes board family: cubes that show one face and turn to the next after each board move,
-// the face they turn to written small in a corner, and pieces that never turn (the king) drawn
-// as wedges. A cube in hand may be dropped as any of its faces.
+// and pieces that never turn (the king) drawn as wedges. A cube's face is written upright with
+// Latin letters (an M must not read as a W from the other side), turned for the side at the top
+// with kanji; a small notch points at the opponent, and the face it turns to next is written
+// small and upright inside its bottom corner. A cube in hand may be dropped as any of its faces.
 
 import { svg } from './dom.js';
-import { pieceInfo, pieceLetter, sideLetter } from './position.js';
+import { pieceInfo, pieceLabel, pieceLetter, sideLetter } from './position.js';
 import * as wedges from './board-wedges.js';
 
 /** The board's width or height in pixels, whichever is the longer. */
@@ -38,20 +40,28 @@ export function drawPiece(g, page, p, box) {
   const { x, y, sq, upsideDown } = box;
   const cx = x + sq / 2;
   const cy = y + sq / 2;
-  const pg = svg('g', {
-    class: 'piece piece-' + p.color,
-    transform: upsideDown ? `rotate(180 ${cx} ${cy})` : '',
-    'data-piece': sideLetter(page, p.letter, p.color),
-  }, g);
+  const turn = upsideDown ? `rotate(180 ${cx} ${cy})` : '';
+  const pg = svg('g', { class: 'piece piece-' + p.color, 'data-piece': sideLetter(page, p.letter, p.color) }, g);
   const w = sq * 0.78;
   const h = sq * 0.86;
   const left = cx - w / 2;
   const top = cy - h / 2;
-  svg('rect', { x: left + 2, y: top + 4, width: w - 4, height: h - 8, rx: 6, class: 'cube cube-' + cubeIndex(page, info) }, pg);
-  svg('text', { x: cx - sq * 0.05, y: cy + sq * 0.13, 'text-anchor': 'middle', 'font-size': sq * 0.4, class: 'piece-letter' }, pg).textContent = p.letter;
+  const body = svg('g', { transform: turn }, pg);
+  svg('rect', { x: left + 2, y: top + 4, width: w - 4, height: h - 8, rx: 6, class: 'cube cube-' + cubeIndex(page, info) }, body);
+  // The notch at the edge that faces the opponent.
+  const n = sq * 0.07;
+  svg('polygon', { points: `${cx - n},${top + 4} ${cx + n},${top + 4} ${cx},${top + 4 + n}`, class: 'cube-pointer' }, body);
+  const label = pieceLabel(page, p.letter);
+  const face = svg('g', { transform: label.kanji ? turn : '' }, pg);
+  wedges.drawLabel(face, label, cx - sq * 0.06, cy - sq * 0.02, sq * 0.9);
   const next = pieceInfo(page, info.next);
-  const nx = svg('text', { x: left + w - 8, y: top + 22, 'text-anchor': 'end', 'font-size': sq * 0.15, class: 'next-face', 'data-next': info.next }, pg);
-  nx.textContent = '→' + info.next;
+  const nextLabel = pieceLabel(page, info.next);
+  const inset = 6 + sq * 0.03;
+  const nx = svg('text', {
+    x: left + w - inset, y: top + h - inset, 'text-anchor': 'end', 'font-size': sq * (nextLabel.text.length > 1 ? 0.11 : 0.14),
+    class: 'next-face' + (nextLabel.kanji ? ' piece-kanji' : ''), 'data-next': info.next,
+  }, pg);
+  nx.textContent = '→' + nextLabel.text;
   svg('title', {}, pg).textContent = info.name + ', turns to ' + (next ? next.name : info.next);
 }
 

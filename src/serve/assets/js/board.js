@@ -1,10 +1,11 @@
 // The board: its squares, coordinates, marks, the last move, the selection and the legal
 // targets, in the layout of the game's board family (`page.board`), whose module draws the
-// pieces.
+// pieces. Each square is focusable in turn (one at a time, moved with the arrow keys) and named
+// for assistive technology ("7f, Black pawn"); Enter or Space on it is a click.
 
 import { $, svg } from './dom.js';
-import { app } from './state.js';
-import { moveSquares, pieceInfo, pieceLetter, squareName } from './position.js';
+import { app, current } from './state.js';
+import { moveSquares, pieceInfo, pieceLetter, pieceWords, squareName } from './position.js';
 import * as cubes from './board-cubes.js';
 import * as discs from './board-discs.js';
 import * as wedges from './board-wedges.js';
@@ -18,9 +19,16 @@ export function familyOf(page) {
 
 const MARGIN = 22;
 
+/** The screen position of a square: its column and row as drawn (the board may be flipped). */
+function drawnAt(page, row, col) {
+  const flip = bottomSide() !== page.first;
+  return { x: flip ? page.files - 1 - col : col, y: flip ? page.ranks - 1 - row : row };
+}
+
 /** Draws the board of the position `pos` (null: empty) with the server's state `st`. */
 export function drawBoard(page, pos, st) {
   const board = $('board');
+  const hadFocus = board.contains(document.activeElement);
   const family = familyOf(page);
   const files = page.files;
   const ranks = page.ranks;
@@ -34,7 +42,6 @@ export function drawBoard(page, pos, st) {
   board.dataset.flipped = app.flipped ? '1' : '0';
   board.textContent = '';
   const bottom = bottomSide();
-  const flip = bottom !== page.first;
   const last = st && app.game.cursor > 0 ? moveSquares(page, app.game.moves[app.game.cursor - 1]) : [];
   const targets = targetSquares(page, st);
   const selected = selectedSquares();
@@ -45,13 +52,15 @@ export function drawBoard(page, pos, st) {
       if (info && info.royal && p.color === st.side) checkSquare = squareName(page, r, c);
     }));
   }
+  if (!app.focus || !squareExists(page, app.focus)) app.focus = squareName(page, page.ranks - 1, 0);
   svg('rect', { x: 0, y: 0, width: width + 2 * MARGIN, height: height + 2 * MARGIN, class: 'board-frame' }, board);
   for (let r = 0; r < ranks; r++) {
     for (let c = 0; c < files; c++) {
-      const x = MARGIN + (flip ? files - 1 - c : c) * sq;
-      const y = MARGIN + (flip ? ranks - 1 - r : r) * sq;
+      const at = drawnAt(page, r, c);
+      const x = MARGIN + at.x * sq;
+      const y = MARGIN + at.y * sq;
       const name = squareName(page, r, c);
-      const g = svg('g', { 'data-square': name, class: 'square' }, board);
+      const g = svg('g', { 'data-square': name, class: 'square', role: 'button', tabindex: name === app.focus ? '0' : '-1' }, board);
       let cls = family.squareClass(r, c);
       if (last.includes(name)) cls += ' sq-last';
       if (selected.includes(name)) cls += ' sq-selected';
@@ -61,24 +70,87 @@ export function drawBoard(page, pos, st) {
         svg('circle', { cx: x + sq / 2, cy: y + sq / 2, r: sq * 0.42, class: 'square-mark' }, g);
       }
       const p = pos && pos.cells[r] ? pos.cells[r][c] : null;
-      if (p) family.drawPiece(g, page, p, { x, y, sq, upsideDown: p.color !== bottom });
+      if (p) {
+        family.drawPiece(g, page, p, { x, y, sq, upsideDown: p.color !== bottom });
+        if (app.dragFrom === name) for (const pg of g.querySelectorAll('.piece')) pg.classList.add('dragging');
+      }
+      let label = name + ', ' + (p ? pieceWords(page, p) : 'empty');
+      if (selected.includes(name)) label += ', selected';
       if (targets.includes(name)) {
         g.classList.add('target');
         g.setAttribute('data-target', '1');
+        label += ', legal destination';
         svg('circle', { cx: x + sq / 2, cy: y + sq / 2, r: p ? sq * 0.46 : sq * 0.14, class: p ? 'target-ring' : 'target-dot' }, g);
       }
-      g.addEventListener('click', () => clickSquare(name));
+      if (checkSquare === name) label += ', in check';
+      g.setAttribute('aria-label', label);
+      svg('rect', { x: x + 3, y: y + 3, width: sq - 6, height: sq - 6, class: 'sq-focus', fill: 'none' }, g);
     }
   }
   // Coordinates, on the sides the family writes them.
   for (let i = 0; i < files; i++) {
-    const x = MARGIN + (flip ? files - 1 - i : i) * sq + sq / 2;
+    const x = MARGIN + drawnAt(page, 0, i).x * sq + sq / 2;
     const y = family.COORDS.files === 'bottom' ? height + MARGIN + 16 : 16;
-    svg('text', { x, y, class: 'coord', 'text-anchor': 'middle' }, board).textContent = fileNames[i];
+    svg('text', { x, y, class: 'coord', 'text-anchor': 'middle', 'aria-hidden': 'true' }, board).textContent = fileNames[i];
   }
   for (let i = 0; i < ranks; i++) {
     const x = family.COORDS.ranks === 'left' ? 11 : width + MARGIN + 11;
-    const y = MARGIN + (flip ? ranks - 1 - i : i) * sq + sq / 2 + 5;
-    svg('text', { x, y, class: 'coord', 'text-anchor': 'middle' }, board).textContent = rankNames[i];
+    const y = MARGIN + drawnAt(page, i, 0).y * sq + sq / 2 + 5;
+    svg('text', { x, y, class: 'coord', 'text-anchor': 'middle', 'aria-hidden': 'true' }, board).textContent = rankNames[i];
   }
+  if (hadFocus) focusBoard();
+}
+
+function squareExists(page, name) {
+  for (let r = 0; r < page.ranks; r++) for (let c = 0; c < page.files; c++) if (squareName(page, r, c) === name) return true;
+  return false;
+}
+
+/** Moves the keyboard's focus to the board's focused square. */
+export function focusBoard() {
+  const g = document.querySelector(`#board [data-square="${app.focus}"]`);
+  if (g) g.focus({ preventScroll: true });
+}
+
+/** The arrow keys move the focus between squares as they are drawn; Enter or Space clicks. */
+function onKey(e) {
+  const g = e.target.closest && e.target.closest('[data-square]');
+  const entry = current();
+  if (!g || !entry) return;
+  const page = entry.page;
+  const name = g.dataset.square;
+  if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    app.focus = name;
+    clickSquare(name);
+    if (!$('chooser').hidden) {
+      const first = $('chooser').querySelector('button');
+      if (first) first.focus({ preventScroll: true });
+    }
+    return;
+  }
+  const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+  if (!step) return;
+  e.preventDefault();
+  e.stopPropagation();
+  for (let r = 0; r < page.ranks; r++) {
+    for (let c = 0; c < page.files; c++) {
+      if (squareName(page, r, c) !== name) continue;
+      const at = drawnAt(page, r, c);
+      const x = Math.max(0, Math.min(page.files - 1, at.x + step[0]));
+      const y = Math.max(0, Math.min(page.ranks - 1, at.y + step[1]));
+      // drawnAt is its own inverse: a drawn position's square.
+      const back = drawnAt(page, y, x);
+      app.focus = squareName(page, back.y, back.x);
+    }
+  }
+  for (const sqEl of document.querySelectorAll('#board [data-square]')) {
+    sqEl.setAttribute('tabindex', sqEl.dataset.square === app.focus ? '0' : '-1');
+  }
+  focusBoard();
+}
+
+/** Listens to the board's keys (its squares are redrawn; the board element stays). */
+export function initBoardKeys() {
+  $('board').addEventListener('keydown', onKey);
 }

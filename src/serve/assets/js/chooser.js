@@ -3,7 +3,8 @@
 
 import { $ } from './dom.js';
 import { app } from './state.js';
-import { dropLetter, pieceInfo } from './position.js';
+import { dropLetter, pieceInfo, pieceLabel } from './position.js';
+import { focusBoard } from './board.js';
 import { playMove } from './play.js';
 import { render } from './view.js';
 
@@ -20,24 +21,27 @@ export function choose(page, moves) {
     b.dataset.move = m;
     if (drop) {
       const info = pieceInfo(page, drop);
-      b.textContent = drop + ' (' + (info ? info.name : drop) + ')';
+      const shown = pieceLabel(page, drop);
+      b.textContent = shown.text + ' (' + (info ? info.name : drop) + ')';
     } else {
       b.textContent = m.endsWith('+') ? 'promote' : 'do not promote';
     }
     b.dataset.choice = m.endsWith('+') ? 'promote' : drop || 'stay';
-    b.addEventListener('click', () => {
+    b.addEventListener('click', (e) => {
       hideChooser();
       playMove(m);
+      if (e.detail === 0) focusBoard();
     });
     box.appendChild(b);
   }
   const cancel = document.createElement('button');
   cancel.textContent = 'cancel';
   cancel.dataset.choice = 'cancel';
-  cancel.addEventListener('click', () => {
+  cancel.addEventListener('click', (e) => {
     hideChooser();
     app.selected = null;
     render();
+    if (e.detail === 0) focusBoard();
   });
   box.appendChild(cancel);
   box.hidden = false;

@@ -1,9 +1,11 @@
 // The pieces in hand of each side, above and below the board (hidden for a game without hands);
-// a piece in hand is clicked to drop it.
+// a piece in hand is clicked (or dragged) to drop it. Pointer presses are read by drag.js; the
+// click handler here takes the keyboard's Enter and Space.
 
 import { $ } from './dom.js';
-import { app, otherSide } from './state.js';
-import { familyOf } from './board.js';
+import { app, otherSide, sideName } from './state.js';
+import { familyOf, focusBoard } from './board.js';
+import { pieceInfo, pieceLabel } from './position.js';
 import { clickHand } from './input.js';
 import { bottomSide } from './view.js';
 
@@ -12,9 +14,12 @@ export function drawHands(page, pos, st) {
   const bottom = bottomSide();
   for (const [id, side] of [['hand-top', otherSide(bottom)], ['hand-bottom', bottom]]) {
     const box = $(id);
-    box.textContent = '';
+    // The buttons are kept from one drawing to the next (a pressed one stays the same element).
+    const old = new Map(Array.from(box.querySelectorAll('[data-hand]')).map((b) => [b.dataset.hand, b]));
+    for (const el of Array.from(box.children)) if (!el.dataset.hand) el.remove();
     box.dataset.side = side;
     if (!page.hands) {
+      box.textContent = '';
       box.hidden = true;
       continue;
     }
@@ -22,7 +27,7 @@ export function drawHands(page, pos, st) {
     const label = document.createElement('span');
     label.className = 'hand-label';
     label.textContent = (side === 'b' ? '☗ Black' : '☖ White') + ' in hand:';
-    box.appendChild(label);
+    box.prepend(label);
     const hand = pos ? pos.hands[side] : [];
     if (!hand.length) {
       const none = document.createElement('span');
@@ -30,20 +35,37 @@ export function drawHands(page, pos, st) {
       none.textContent = ' none';
       box.appendChild(none);
     }
+    const keep = new Set();
     for (const [letter, count] of hand) {
-      const b = document.createElement('button');
-      b.className = 'hand-piece';
-      b.dataset.hand = side + '-' + letter;
-      b.textContent = letter;
+      const tag = side + '-' + letter;
+      keep.add(tag);
+      let b = old.get(tag);
+      if (!b) {
+        b = document.createElement('button');
+        b.className = 'hand-piece';
+        b.dataset.hand = tag;
+        b.addEventListener('click', (e) => {
+          if (e.detail !== 0) return; // a pointer's click: drag.js has read it
+          clickHand(side, letter);
+          if (app.selected && app.selected.hand === letter) focusBoard();
+        });
+      }
+      const shown = pieceLabel(page, letter);
+      b.textContent = shown.text;
+      b.classList.toggle('piece-kanji', shown.kanji);
       if (count > 1) {
         const sub = document.createElement('sub');
         sub.textContent = count;
         b.appendChild(sub);
       }
-      if (app.selected && app.selected.hand === letter && st && st.side === side) b.classList.add('selected');
+      const selected = !!(app.selected && app.selected.hand === letter && st && st.side === side);
+      b.classList.toggle('selected', selected);
+      const info = pieceInfo(page, letter);
+      b.setAttribute('aria-label', sideName(side) + "'s " + (info ? info.name : letter) + ' in hand' +
+        (count > 1 ? ', ' + count : '') + (selected ? ', selected' : ''));
       b.title = familyOf(page).handTitle(page, letter);
-      b.addEventListener('click', () => clickHand(side, letter));
       box.appendChild(b);
     }
+    for (const [tag, b] of old) if (!keep.has(tag)) b.remove();
   }
 }

@@ -44,6 +44,34 @@ export function click(page, st, name) {
   render();
 }
 
+/** Whether a press on this square starts dragging its piece (else it is a click). */
+export function canDrag(page, st, sel, name) {
+  if (sel && (sel.from || sel.hand) && targets(page, st, sel).includes(name)) return false;
+  return st.legal.some((m) => {
+    const p = parts(page, m);
+    return !p.drop && p.from === name;
+  });
+}
+
+/** Selects the piece dragged from this square. */
+export function startDrag(page, st, name) {
+  app.selected = { from: name };
+}
+
+/** A dragged piece passes over squares: nothing changes until it is dropped. */
+export function over() {
+  return false;
+}
+
+/** The piece dragged from the selection is dropped on this square: its move, if it has one. */
+export function drop(page, st, sel, name) {
+  const cands = fromSelection(page, st, sel).filter(([, p]) => p.to === name).map(([m]) => m);
+  if (cands.length === 1) return playMove(cands[0]);
+  if (cands.length > 1) return choose(page, cands);
+  app.selected = null;
+  render();
+}
+
 /** Nothing to add to the status line. */
 export function note() {
   return '';

@@ -9,10 +9,13 @@ import { connect, on } from './connection.js';
 import { toggleAnalysis, updateAnalyseButton, startAnalysis } from './analysis.js';
 import { hideChooser } from './chooser.js';
 import { resetClock, startClockTicker } from './clock.js';
-import { clearEditor, currentSfen, editorSfen, startEditor, stopEditor } from './editor.js';
+import { clearEditor, currentSfen, editorFields, editorStart, startEditor, stopEditor } from './editor.js';
+import { focusBoard, initBoardKeys } from './board.js';
+import { initDrag } from './drag.js';
+import { saveSettings, settings } from './settings.js';
 import { startMate } from './mate.js';
 import {
-  goToPly, maybeEngineMove, newGame, onError, onState, playMove, legalNow, requestShown, takeBack,
+  goToPly, maybeEngineMove, newGame, onError, onState, playMove, legalNow, requestShown, searchEnded, takeBack,
 } from './play.js';
 import { buildPresets, loadPosition } from './presets.js';
 import { buildRecordButtons, decodeRecord, loadRecord, onRecordAnswer, requestRecord } from './records.js';
@@ -33,6 +36,7 @@ function onHello(msg) {
   }
   buildRecordButtons(msg.games);
   buildPresets(msg.games);
+  buildElo(msg.limits.elo);
   if (first) {
     const wanted = new URLSearchParams(location.search).get('game');
     const name = msg.games.some((g) => g.name === wanted) ? wanted : msg.games[0].name;
@@ -44,11 +48,36 @@ function onHello(msg) {
   }
 }
 
+/** The Elo choices: off, then the engine's range in steps of 100. */
+function buildElo(range) {
+  const sel = $('elo');
+  const kept = sel.value;
+  while (sel.options.length > 1) sel.remove(1);
+  if (!range) return;
+  const [low, high] = range;
+  const values = [];
+  for (let v = Math.ceil(low / 100) * 100; v < high; v += 100) values.push(v);
+  if (low % 100) values.unshift(low);
+  values.push(high);
+  for (const v of values) {
+    const o = document.createElement('option');
+    o.value = String(v);
+    o.textContent = String(v);
+    sel.appendChild(o);
+  }
+  sel.value = values.map(String).includes(kept) ? kept : '';
+}
+
 function onClose() {
+  const s = app.search;
   app.search = null;
   app.queued = null;
   app.pendingStates.clear();
+  for (const check of app.checks.values()) if (check.fail) check.fail('the connection closed');
+  app.checks.clear();
+  if (s && !s.cancelled) searchEnded(s, 'stopped: the connection closed');
   updateAnalyseButton();
+  render();
 }
 
 function wire() {
@@ -83,9 +112,38 @@ function wire() {
     o.textContent = level === 20 ? '20 (full strength)' : String(level);
     $('level').appendChild(o);
   }
-  $('level').addEventListener('change', () => {
-    if (app.search && app.search.kind === 'play') cancelSearch();
+  for (const id of ['level', 'elo']) {
+    $(id).addEventListener('change', () => {
+      if (app.search && app.search.kind === 'play') cancelSearch();
+      maybeEngineMove();
+    });
+  }
+  $('piece-set').value = settings.pieces;
+  $('notation').value = settings.notation;
+  $('sound').checked = settings.sound;
+  $('piece-set').addEventListener('change', (e) => {
+    settings.pieces = e.target.value;
+    saveSettings();
+    render();
+  });
+  $('notation').addEventListener('change', (e) => {
+    settings.notation = e.target.value;
+    saveSettings();
+    render();
+  });
+  $('sound').addEventListener('change', (e) => {
+    settings.sound = e.target.checked;
+    saveSettings();
+  });
+  $('play-on').addEventListener('click', () => {
+    app.note = null;
+    app.recordEnded = false;
+    render();
     maybeEngineMove();
+  });
+  $('skip-board').addEventListener('click', (e) => {
+    e.preventDefault();
+    focusBoard();
   });
   $('clock-main').addEventListener('change', resetClock);
   $('clock-extra').addEventListener('change', resetClock);
@@ -104,6 +162,7 @@ function wire() {
   document.addEventListener('keydown', (e) => {
     const t = e.target;
     if (t && (t.tagName === 'TEXTAREA' || t.tagName === 'INPUT' || t.tagName === 'SELECT')) return;
+    if (e.defaultPrevented) return;
     if (e.key === 'ArrowLeft') {
       goToPly(app.game.cursor - 1);
       e.preventDefault();
@@ -140,10 +199,15 @@ function wire() {
   });
   $('edit-toggle').addEventListener('click', () => (app.editing ? stopEditor(false) : startEditor()));
   $('edit-clear').addEventListener('click', clearEditor);
-  $('edit-side').addEventListener('change', () => {
-    if (app.editing) $('position-input').value = editorSfen();
-  });
+  $('edit-start').addEventListener('click', editorStart);
+  for (const id of ['edit-side', 'edit-number', 'edit-last']) {
+    $(id).addEventListener('change', editorFields);
+    $(id).addEventListener('input', editorFields);
+  }
   $('edit-done').addEventListener('click', () => stopEditor(true));
+  $('edit-cancel').addEventListener('click', () => stopEditor(false));
+  initDrag();
+  initBoardKeys();
 }
 
 on('hello', onHello);

@@ -1,7 +1,7 @@
 // The mate search of the position shown, and its line (a move is clicked to go to it).
 
 import { $ } from './dom.js';
-import { app, shownKey, shownMoves } from './state.js';
+import { app, gameEntry, shownKey, shownMoves } from './state.js';
 import { cancelSearch, startSearch } from './search.js';
 import { showPosition } from './play.js';
 import { updateAnalyseButton } from './analysis.js';
@@ -28,6 +28,14 @@ export function mateFound(s, msg) {
   res.dataset.result = msg.result;
   const line = msg.line || [];
   res.textContent = msg.result === 'mate' ? 'mate in ' + line.length + ' plies' : msg.result === 'nomate' ? 'no mate' : 'timeout';
+  // A solved game without its table: the search alone cannot see its long wins, so its "no mate"
+  // says nothing; the page says what is missing instead.
+  const entry = gameEntry(s.game);
+  if (msg.result !== 'mate' && entry && entry.exact && !entry.exact.loaded) {
+    res.dataset.result = 'notable';
+    res.textContent = `the exact table is not loaded, and the search alone cannot tell: start the server with ` +
+      `--${entry.exact.flag} FILE (made by tsubame solve ${entry.name})`;
+  }
   app.mate = { base: s.moves.slice(), key: s.key, line };
   const ol = $('mate-line');
   ol.textContent = '';

@@ -2,9 +2,11 @@
 // through it, and asking the server for the state of each position shown.
 
 import { $, showError } from './dom.js';
-import { app, gameEntry, key, lastKey, shownKey, shownMoves, shownState, startposOf } from './state.js';
+import { app, current, gameEntry, key, lastKey, shownKey, shownMoves, shownState, startposOf } from './state.js';
+import { moveSquares, parsePosition, pieceOn } from './position.js';
+import { playSound } from './sound.js';
 import { send } from './connection.js';
-import { startAnalysis } from './analysis.js';
+import { startAnalysis, updateAnalyseButton } from './analysis.js';
 import { hideChooser } from './chooser.js';
 import { clockMoved, clockUpdate, resetClock } from './clock.js';
 import { updateRecordButtons } from './records.js';
@@ -18,6 +20,7 @@ export function newGame(name, sfen) {
   app.evals = [];
   app.selected = null;
   app.note = null;
+  app.recordEnded = false;
   app.mate = null;
   $('mate-line').textContent = '';
   $('mate-result').textContent = '';
@@ -56,10 +59,21 @@ export function showPosition() {
   maybeEngineMove();
 }
 
+/** Whether a move captures in the position `st` (a route's `:`, or a piece on its square of arrival). */
+function captures(st, mv) {
+  const entry = current();
+  if (!st || !entry) return false;
+  if (mv.includes(':')) return true;
+  if (mv.includes('*') || mv === 'pass') return false;
+  const to = moveSquares(entry.page, mv).pop();
+  return !!pieceOn(entry.page, parsePosition(entry.page, st.sfen), to);
+}
+
 /** Plays a move in the position shown (a new line when it differs from the game's next move). */
 export function playMove(mv) {
   const g = app.game;
   const st = shownState();
+  playSound(captures(st, mv) ? 'capture' : 'move');
   if (g.moves[g.cursor] === mv) {
     g.cursor++;
   } else {
@@ -68,6 +82,7 @@ export function playMove(mv) {
     g.cursor = g.moves.length;
     app.evals.length = Math.min(app.evals.length, g.cursor);
     app.note = null;
+    app.recordEnded = false;
   }
   if (st && g.cursor === g.moves.length) clockMoved(st.side);
   showPosition();
@@ -115,6 +130,7 @@ export function maybeEngineMove() {
   startSearch({
     kind: 'play', op: 'go', game: g.name, start: g.start, moves: g.moves.slice(),
     key: k, ply: g.cursor, side: st.side, limits: limitsFor(), level: Number($('level').value),
+    elo: $('elo').value ? Number($('elo').value) : undefined,
   });
 }
 
@@ -133,6 +149,7 @@ export function takeBack() {
   g.cursor = c;
   app.evals.length = Math.min(app.evals.length, c + 1);
   app.note = null;
+  app.recordEnded = false;
   showPosition();
 }
 
@@ -164,11 +181,26 @@ export function canMoveHere(st) {
   return true;
 }
 
-/** The state of the position shown when a move may be entered in it, else null. */
+/** The state of the position shown when a move may be entered in it, else null (also while the
+ * page is not connected: a move is never shown half made). */
 export function legalNow() {
   const st = shownState();
-  if (!st || !canMoveHere(st) || app.editing) return null;
+  if (!app.connected || !st || !canMoveHere(st) || app.editing) return null;
   return st;
+}
+
+/**
+ * Asks the server whether a position (`game`, `sfen`, no moves) may be used; `ok` runs with its
+ * state once it is accepted, `fail` with the reason when it is refused. The game shown is not
+ * touched meanwhile: a refused position never replaces it.
+ */
+export function checkPosition(game, sfen, ok, fail) {
+  const id = send({ op: 'state', game, sfen, moves: [] });
+  if (id === null) {
+    if (fail) fail('not connected to the server');
+    return;
+  }
+  app.checks.set(id, { game, sfen, ok, fail });
 }
 
 /** Asks the server for the state of a position, unless it is known or asked already. */
@@ -195,6 +227,13 @@ export function showWholeGame(moves) {
 
 /** The server's `state`: kept, drawn when shown, and the engine's turn checked. */
 export function onState(msg) {
+  const check = app.checks.get(msg.id);
+  if (check) {
+    app.checks.delete(msg.id);
+    app.states.set(key(check.game, check.sfen, []), msg);
+    check.ok(msg);
+    return;
+  }
   let k = app.pendingStates.get(msg.id);
   if (k === undefined && app.pendingStates.size) {
     const firstId = app.pendingStates.keys().next().value;
@@ -209,9 +248,16 @@ export function onState(msg) {
   if (k === lastKey()) maybeEngineMove();
 }
 
-/** The server's `error`: shown; a refused position is stepped back from. */
+/** The server's `error`: shown; a refused position is stepped back from, and a refused search
+ * no longer says it is searching. */
 export function onError(msg) {
   showError(msg.message || 'error');
+  const check = app.checks.get(msg.id);
+  if (check) {
+    app.checks.delete(msg.id);
+    if (check.fail) check.fail(msg.message || 'refused');
+    return;
+  }
   if (msg.id !== undefined && app.pendingStates.has(msg.id)) {
     const k = app.pendingStates.get(msg.id);
     app.pendingStates.delete(msg.id);
@@ -227,7 +273,22 @@ export function onError(msg) {
     }
   }
   if (app.search && msg.id === app.search.id) {
+    searchEnded(app.search, 'refused: ' + (msg.message || 'error'));
     app.search = null;
     startQueued();
   }
+}
+
+/** Clears what a search that ended without its answer (refused, or the connection closed) left
+ * saying "searching…" or "thinking…". */
+export function searchEnded(s, why) {
+  if (s.kind === 'mate') {
+    $('mate-result').textContent = why;
+    $('mate-result').dataset.result = 'error';
+  } else if (s.kind === 'analyse') {
+    app.analysing = false;
+    $('analysis-info').textContent = why;
+  }
+  updateAnalyseButton();
+  render();
 }

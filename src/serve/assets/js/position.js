@@ -2,11 +2,41 @@
 // `page` of its `hello` entry): the board's size and square names, which side moves first (its
 // letters are upper case), whether it has hands, and its pieces.
 
-import { otherSide } from './state.js';
+import { otherSide, sideName } from './state.js';
+import { settings } from './settings.js';
 
 /** The name of the square at this row and column of the position string (row 0 its first rank). */
 export function squareName(page, row, col) {
   return Array.from(page.file_names)[col] + Array.from(page.rank_names)[row];
+}
+
+/** The row and column of a square by its name, or null. */
+export function squareAt(page, name) {
+  const files = Array.from(page.file_names);
+  const ranks = Array.from(page.rank_names);
+  for (let row = 0; row < ranks.length; row++) {
+    for (let col = 0; col < files.length; col++) if (files[col] + ranks[row] === name) return { row, col };
+  }
+  return null;
+}
+
+/** The piece on a square of a parsed position, or null. */
+export function pieceOn(page, pos, name) {
+  const at = pos && squareAt(page, name);
+  return at && pos.cells[at.row] ? pos.cells[at.row][at.col] || null : null;
+}
+
+/** What a piece shows in the piece set chosen: its kanji (when the game has them) or its letter. */
+export function pieceLabel(page, letter) {
+  const info = pieceInfo(page, letter);
+  if (settings.pieces === 'kanji' && info && info.kanji) return { text: info.kanji, kanji: true };
+  return { text: letter, kanji: false };
+}
+
+/** A piece for people: "Black pawn". */
+export function pieceWords(page, p) {
+  const info = pieceInfo(page, pieceLetter(p));
+  return sideName(p.color) + ' ' + (info ? info.name : pieceLetter(p));
 }
 
 const squarePatterns = new WeakMap();
@@ -59,7 +89,9 @@ export function sideLetter(page, letter, color) {
 
 /**
  * Parses a position string into {cells: [row][col] piece|null, hands: {b: [[letter, count]], w},
- * side}, rows and columns in the string's order; a piece is {letter, color, promoted}.
+ * side, number, last}, rows and columns in the string's order; a piece is {letter, color,
+ * promoted}; `last` is the square where the last move ended (`-`: none) of a game whose third
+ * field names it (`page.last_square`).
  */
 export function parsePosition(page, sfen) {
   const words = sfen.trim().split(/\s+/);
@@ -92,11 +124,30 @@ export function parsePosition(page, sfen) {
       hands[color].push([m[2].toUpperCase(), m[1] ? Number(m[1]) : 1]);
     }
   }
-  return { cells, hands, side: words[1] || page.first };
+  const number = Math.max(1, Number(words[3]) || 1);
+  const last = page.last_square && words[2] ? words[2] : '-';
+  return { cells, hands, side: words[1] || page.first, number, last };
 }
 
 /** The position string of a parsed position with this side to move. */
 export function writePosition(page, pos, side) {
+  const third = page.last_square ? pos.last || '-' : handText(page, pos);
+  return boardText(page, pos) + ' ' + side + ' ' + third + ' ' + (pos.number || 1);
+}
+
+/** The hands' field of a position string (`-` when both are empty). */
+function handText(page, pos) {
+  let hand = '';
+  if (page.hands) {
+    for (const color of [page.first, otherSide(page.first)]) {
+      for (const [l, c] of pos.hands[color]) if (c > 0) hand += (c > 1 ? c : '') + sideLetter(page, l, color);
+    }
+  }
+  return hand || '-';
+}
+
+/** The board's field of a position string. */
+function boardText(page, pos) {
   const rows = pos.cells.map((row) => {
     let s = '';
     let empty = 0;
@@ -111,13 +162,7 @@ export function writePosition(page, pos, side) {
     }
     return s + (empty ? empty : '');
   });
-  let hand = '';
-  if (page.hands) {
-    for (const color of [page.first, otherSide(page.first)]) {
-      for (const [l, c] of pos.hands[color]) hand += (c > 1 ? c : '') + sideLetter(page, l, color);
-    }
-  }
-  return rows.join('/') + ' ' + side + ' ' + (hand || '-') + ' 1';
+  return rows.join('/');
 }
 
 /** The game of a pasted position string, told by its number of ranks when one game alone has it. */

@@ -5,7 +5,7 @@ import { $, showError } from './dom.js';
 import { app } from './state.js';
 import { detectGame } from './position.js';
 import { startMate } from './mate.js';
-import { newGame, showWholeGame } from './play.js';
+import { checkPosition, newGame, showWholeGame } from './play.js';
 
 /** Makes the buttons of every game's start and examples: `GAME-start`, `GAME-INDEX`. */
 export function buildPresets(games) {
@@ -56,7 +56,8 @@ function usePreset(entry, example) {
   }
 }
 
-/** Loads a pasted position string (`sfen` before it is allowed) as a new game of its game. */
+/** Loads a pasted position string (`sfen` before it is allowed) as a new game of its game, once the
+ * server has accepted it: a refused one is named and the game shown stays. */
 export function loadPosition(text) {
   const sfen = text.trim().replace(/^sfen\s+/, '');
   if (!sfen || !app.hello) return;
@@ -75,5 +76,5 @@ export function loadPosition(text) {
       : 'cannot tell the game of this position string (' + counts + ' ranks expected)');
     return;
   }
-  newGame(game, sfen);
+  checkPosition(game, sfen, () => newGame(game, sfen));
 }

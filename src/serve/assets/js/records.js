@@ -3,7 +3,7 @@
 // shown.
 
 import { $ } from './dom.js';
-import { app, current } from './state.js';
+import { app, current, sideName } from './state.js';
 import { send } from './connection.js';
 import { newGame, showWholeGame } from './play.js';
 
@@ -73,6 +73,12 @@ export function onRecordAnswer(msg) {
     return;
   }
   newGame(msg.game, msg.sfen);
+  if (msg.result) {
+    // The record's own end: shown, and the engine waits until asked to play on.
+    const w = msg.result.winner;
+    app.note = (w ? sideName(w) + ' wins' : 'Draw') + ' (' + msg.result.reason + ', as the record says)';
+    app.recordEnded = true;
+  }
   showWholeGame(msg.moves);
 }
 

@@ -29,6 +29,7 @@ function launch(spec) {
     msg.limits = spec.limits;
     if (spec.multipv) msg.multipv = spec.multipv;
     if (spec.level !== undefined) msg.level = spec.level;
+    if (spec.elo !== undefined) msg.elo = spec.elo;
   } else {
     msg.ms = spec.ms;
   }
@@ -73,19 +74,27 @@ export function onInfo(msg) {
   if (s.kind === 'analyse') renderAnalysis(msg);
 }
 
-/** A score of the side to move as seen by the side that moves first. */
+/** A score of the side to move as seen by the side that moves first (mates as ±(10000 - plies)). */
 function toFirstView(score, side, game) {
-  let v;
-  if (score.mate !== undefined) v = score.mate >= 0 ? 10000 - score.mate : -10000 - score.mate;
-  else v = score.cp || 0;
-  const entry = gameEntry(game);
-  return entry && side === entry.page.first ? v : -v;
+  const s = firstView(score, side, game);
+  if (s.mate !== undefined) return s.mate >= 0 ? 10000 - s.mate : -10000 - s.mate;
+  return s.cp || 0;
 }
 
-/** A score as text: `mate N` or centipawns with their sign. */
+/** A score of the side to move (the engine's view) turned to the first mover's view, the one
+ * fixed view in which the page shows every score (the analysis and the graph). */
+export function firstView(score, side, game) {
+  const entry = gameEntry(game);
+  const same = !entry || !side || side === entry.page.first;
+  if (score.mate !== undefined) return { mate: same ? score.mate : -score.mate };
+  return { cp: same ? score.cp || 0 : -(score.cp || 0) };
+}
+
+/** A score as text: `mate N` (N plies; negative: the first mover is mated) or centipawns with
+ * their sign. */
 export function scoreText(score) {
   if (!score) return '';
-  if (score.mate !== undefined) return 'mate ' + score.mate;
+  if (score.mate !== undefined) return (score.mate < 0 ? '-' : '') + 'mate ' + Math.abs(score.mate);
   return (score.cp > 0 ? '+' : '') + score.cp;
 }
 

@@ -23,6 +23,12 @@ export const app = {
   editPiece: null,
   refused: null, // the key of a start position the server refused
   lastPos: null, // the last position drawn: {name, pos}
+  checks: new Map(), // id -> {game, sfen, ok, fail}: positions checked before they are used
+  recordEnded: false, // the note is the result a loaded record gave (the engine waits for Play on)
+  focus: null, // the square the keyboard's focus is on (or goes back to)
+  dragFrom: null, // the square whose piece is being dragged
+  sounds: [], // the sounds played ('move', 'capture'), for the tests
+  lastAnalysis: null, // the best line's score as the engine gave it (the side to move's view)
 };
 
 /** The cache key of a position: game, start and moves. */
