@@ -372,8 +372,24 @@ async fn hello_and_a_short_game_of_each() {
         .map(|g| g["name"].as_str().unwrap())
         .collect();
     assert_eq!(games, ["shogi", "minishogi", "nanashogi", "giveandtake"]);
+    // The games' descriptions, in the same order, come from GET /games.json.
+    let (status, head, body) = server.get("/games.json");
+    assert_eq!(status, 200);
+    let lower = head.to_ascii_lowercase();
+    assert!(
+        lower.contains("application/json") && lower.contains("etag"),
+        "{head}"
+    );
+    let described: Value = serde_json::from_slice(&body).expect("JSON");
+    let names: Vec<&str> = described
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, games);
     assert_eq!(
-        hello["games"][0]["startpos"],
+        described[0]["startpos"],
         "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
     );
     assert_eq!(hello["limits"]["sessions"], 4);
@@ -384,14 +400,14 @@ async fn hello_and_a_short_game_of_each() {
     assert_eq!(hello["games"][2]["exact"]["flag"], "nana-tablebase");
     assert!(hello["games"][0]["exact"].is_null());
     // How the page draws each game and names its squares and moves.
-    let page = &hello["games"][0]["page"];
+    let page = &described[0]["page"];
     assert_eq!(page["board"], "wedges");
     assert_eq!(page["file_names"], "987654321");
     assert_eq!(page["rank_names"], "abcdefghi");
     assert_eq!(page["moves"], "from-to");
     assert_eq!(page["pieces"][0]["royal"], true);
-    assert_eq!(hello["games"][2]["page"]["marked"], json!(["2b"]));
-    let page = &hello["games"][3]["page"];
+    assert_eq!(described[2]["page"]["marked"], json!(["2b"]));
+    let page = &described[3]["page"];
     assert_eq!(page["board"], "discs");
     assert_eq!(page["first"], "w");
     assert_eq!(page["rank_names"], "87654321");
@@ -399,11 +415,11 @@ async fn hello_and_a_short_game_of_each() {
     assert_eq!(page["last_square"], true);
     assert_eq!(page["notation"]["western"], false);
     assert_eq!(
-        hello["games"][0]["page"]["notation"]["japanese_ranks"],
+        described[0]["page"]["notation"]["japanese_ranks"],
         "一二三四五六七八九"
     );
     assert_eq!(
-        hello["games"][0]["page"]["set"][7],
+        described[0]["page"]["set"][7],
         json!({"letters": ["P", "+P"], "count": 18, "each": false})
     );
     for game in games {

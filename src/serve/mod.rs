@@ -25,7 +25,7 @@ use axum::routing::get;
 
 use crate::games::{AnyTable, GameId};
 use guard::{Hosts, Sessions};
-use protocol::{Caps, ExactEntry, GameEntry, MAX_MULTIPV, RecordEntry, ServerMsg};
+use protocol::{Caps, ExactEntry, GameEntry, GameHello, MAX_MULTIPV, RecordEntry, ServerMsg};
 
 /// The longest message a session may send, in bytes; a longer one (up to [`FRAME_LIMIT`]) is
 /// answered with an error.
@@ -142,6 +142,10 @@ static ASSETS: std::sync::LazyLock<Vec<(String, Asset)>> = std::sync::LazyLock::
         (
             "/favicon.ico".to_string(),
             Asset::new(FAVICON_SVG.to_string(), "image/svg+xml"),
+        ),
+        (
+            "/games.json".to_string(),
+            Asset::new(games_json(), "application/json"),
         ),
     ];
     for (name, body) in SCRIPTS {
@@ -293,31 +297,17 @@ pub struct App {
 }
 
 impl App {
-    /// The `hello` message: every game of the registry, as the page draws it, and the caps.
+    /// The `hello` message: every game of the registry (named; `GET /games.json` describes
+    /// them), the exact tables this server has, and the caps.
     fn hello(&self) -> ServerMsg {
         let games = GameId::ALL
             .iter()
-            .map(|&g| {
-                let info = g.info();
-                GameEntry {
-                    name: g.name(),
-                    title: info.title,
-                    startpos: g.start_sfen(),
-                    page: info.page,
-                    examples: (info.examples)(),
-                    records: info
-                        .records
-                        .iter()
-                        .map(|f| RecordEntry {
-                            name: f.name,
-                            extension: f.extension,
-                        })
-                        .collect(),
-                    exact: info.exact.map(|e| ExactEntry {
-                        loaded: self.exact_tables.iter().any(|(t, _, _)| *t == g),
-                        flag: e.flag,
-                    }),
-                }
+            .map(|&g| GameHello {
+                name: g.name(),
+                exact: g.info().exact.map(|e| ExactEntry {
+                    loaded: self.exact_tables.iter().any(|(t, _, _)| *t == g),
+                    flag: e.flag,
+                }),
             })
             .collect();
         ServerMsg::Hello {
@@ -325,6 +315,32 @@ impl App {
             limits: self.caps,
         }
     }
+}
+
+/// The text of `GET /games.json`: every game of the registry, as the page draws it.
+fn games_json() -> String {
+    let games: Vec<GameEntry> = GameId::ALL
+        .iter()
+        .map(|&g| {
+            let info = g.info();
+            GameEntry {
+                name: g.name(),
+                title: info.title,
+                startpos: g.start_sfen(),
+                page: info.page,
+                examples: (info.examples)(),
+                records: info
+                    .records
+                    .iter()
+                    .map(|f| RecordEntry {
+                        name: f.name,
+                        extension: f.extension,
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    serde_json::to_string(&games).expect("plain data serializes")
 }
 
 /// The URL to print for a server listening on `addr`: the loopback address for a loopback or
@@ -407,6 +423,7 @@ async fn serve(config: Config) -> Result<(), String> {
         .route("/js/{name}", get(asset))
         .route("/style.css", get(asset))
         .route("/favicon.ico", get(asset))
+        .route("/games.json", get(asset))
         .route("/health", get(health))
         .route("/examples.json", get(examples_json))
         .route("/ws", get(websocket))

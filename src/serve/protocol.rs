@@ -200,8 +200,10 @@ impl Limits {
     }
 }
 
-/// A game as `hello` lists it: what the page needs to draw it and offer its capabilities, all
-/// from the game's registry entry.
+/// A game as `GET /games.json` describes it: what the page needs to draw it and offer its
+/// capabilities, all from the game's registry entry. It is the same for every server of a build,
+/// so it is served compressed and cached like the page's scripts; `hello` adds what this server
+/// has ([`GameHello`]).
 #[derive(Serialize, Debug)]
 pub struct GameEntry {
     /// The registry name.
@@ -216,6 +218,13 @@ pub struct GameEntry {
     pub examples: Vec<Example>,
     /// Its record formats besides the USI `position` line.
     pub records: Vec<RecordEntry>,
+}
+
+/// A game as `hello` lists it: its name, and what this server has of it.
+#[derive(Serialize, Debug)]
+pub struct GameHello {
+    /// The registry name (its description: `GET /games.json`).
+    pub name: &'static str,
     /// Its exact table, when the game is solved.
     pub exact: Option<ExactEntry>,
 }
@@ -283,8 +292,8 @@ pub enum Score {
 pub enum ServerMsg {
     /// Sent once on connect.
     Hello {
-        /// Every game of the registry.
-        games: Vec<GameEntry>,
+        /// Every game of the registry (described by `GET /games.json`).
+        games: Vec<GameHello>,
         /// The server's caps.
         limits: Caps,
     },

@@ -1,9 +1,10 @@
 // tsubame's page: the boards of every game the server lists, talking to `tsubame serve` over the
 // WebSocket protocol of docs/serve.md. The page knows no rule and no game: legal moves, check
 // and the result of every position come from the server's `state`, and how each game is drawn
-// and entered from its descriptor in the server's `hello`.
+// and entered from its descriptor (GET /games.json, which the browser keeps and revalidates),
+// joined to the server's `hello`.
 
-import { $ } from './dom.js';
+import { $, showError } from './dom.js';
 import { app } from './state.js';
 import { connect, on } from './connection.js';
 import { toggleAnalysis, updateAnalyseButton, startAnalysis } from './analysis.js';
@@ -22,8 +23,19 @@ import { buildRecordButtons, decodeRecord, loadRecord, onRecordAnswer, requestRe
 import { cancelSearch, onInfo, onSearchEnd } from './search.js';
 import { render } from './view.js';
 
-/** The server's `hello`: the games offered, their one-click positions and record formats. */
+/** The server's `hello`: the games it offers, each joined to its description in /games.json. */
 function onHello(msg) {
+  fetch('/games.json')
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error('HTTP ' + r.status))))
+    .then((described) => {
+      msg.games = msg.games.map((g) => Object.assign({}, described.find((d) => d.name === g.name), g));
+      startWith(msg);
+    })
+    .catch((e) => showError('cannot read the description of the games (/games.json): ' + e.message));
+}
+
+/** Sets up the page for the server's games (described) and caps. */
+function startWith(msg) {
   const first = !app.hello;
   app.hello = msg;
   const sel = $('game-select');
