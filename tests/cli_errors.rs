@@ -266,3 +266,77 @@ fn datagen_refuses_a_network_it_cannot_play_with() {
         let _ = std::fs::remove_file(&out);
     }
 }
+
+#[test]
+fn mate_takes_positions_as_perft_does_and_says_what_it_needs() {
+    // Nothing to solve: the message says what to give, not that the game cannot be told.
+    let o = tsubame(&["mate"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("give a position to solve"),
+        "{}",
+        stderr(&o)
+    );
+    // `sfen …` and moves, as perft --sfen and USI's position take them.
+    let o = tsubame(&[
+        "mate",
+        "--nodes",
+        "100000",
+        "sfen",
+        "4k4/9/9/4P4/9/9/9/9/9",
+        "b",
+        "G2r2b3g4s4n4l17p",
+        "1",
+        "moves",
+        "5d5c",
+        "P*1c",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("checkmate G*5b"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("length 1 ply (exact)"),
+        "{}",
+        stdout(&o)
+    );
+    // After the progress lines (which may end with the disproof of a shorter mate) the answer
+    // is said plainly.
+    assert!(
+        stderr(&o).contains("info string mate in 1 ply, proven shortest"),
+        "{}",
+        stderr(&o)
+    );
+    // `startpos` is the default game's start.
+    let o = tsubame(&["mate", "--nodes", "2000", "startpos"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("checkmate nomate") || stdout(&o).contains("checkmate timeout"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn help_says_what_no_subcommand_does_and_lists_only_the_games_a_command_takes() {
+    let o = tsubame(&["--help"]);
+    assert!(
+        stdout(&o).contains("Without a subcommand it speaks USI"),
+        "{}",
+        stdout(&o)
+    );
+    let o = tsubame(&["solve", "--help"]);
+    assert!(
+        stdout(&o).contains("[possible values: nanashogi]"),
+        "{}",
+        stdout(&o)
+    );
+    let o = tsubame(&["datagen", "--help"]);
+    assert!(
+        stdout(&o).contains("[possible values: shogi, minishogi, giveandtake]"),
+        "{}",
+        stdout(&o)
+    );
+    // A thread count above what Threads allows is refused before anything runs.
+    let o = tsubame(&["bench", "smp", "--threads", "300"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("300 is not in"), "{}", stderr(&o));
+}
