@@ -52,7 +52,8 @@ enum Command {
         /// machine.
         #[arg(long)]
         nodes: Option<u64>,
-        /// Transposition table size in MiB.
+        /// The mate table's size in MiB: a suite's, and the most a single problem's grows to
+        /// (it starts at 16 MiB and doubles while the problem needs more).
         #[arg(long, default_value_t = 256)]
         hash: usize,
         /// A TSV suite (sfen, plies, convention, …), as in engine-tests/data/tsume-*.tsv.
