@@ -134,6 +134,10 @@ pub fn run<P: MateGame>(args: &Args) -> Result<(), String> {
             if args.sfen.trim().is_empty() {
                 return Err(NO_POSITION.into());
             }
+            // The largest table the problem may grow to must be one the machine can give: asked
+            // for at once (untouched pages, freed again), so that a size that cannot be had is an
+            // error before any work rather than after it.
+            drop(Table::try_new(args.hash).map_err(|e| format!("--hash {}: {e}", args.hash))?);
             let (mut pos, moves) = super::analyse::position_arg::<P>(Some(&args.sfen))?;
             for m in &moves {
                 let mv = pos.parse_move(m).map_err(|e| e.to_string())?;
