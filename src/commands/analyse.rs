@@ -7,7 +7,8 @@ use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::RuleOptions;
-use crate::engine::search_setup;
+use crate::engine::record::position_args;
+use crate::engine::{Start, search_setup};
 use crate::games::Game;
 use crate::search::tt::TranspositionTable;
 use crate::search::value::{MATE, is_mate_score};
@@ -44,20 +45,16 @@ fn verdict_words(score: i32, side: Color) -> String {
 /// `None` is the start position. Returns the position and the moves (not yet played).
 pub fn position_arg<P: Position>(text: Option<&str>) -> Result<(P, Vec<String>), String> {
     let text = text.unwrap_or("startpos").trim();
-    let (setup, moves) = match text.split_once(" moves") {
-        Some((setup, rest)) if rest.is_empty() || rest.starts_with(' ') => (
-            setup.trim(),
-            rest.split_whitespace().map(str::to_string).collect(),
-        ),
-        _ => (text, Vec::new()),
+    // Words that are no `position` arguments are read as an SFEN, whose error then names them.
+    let (start, moves) =
+        position_args(text).unwrap_or_else(|_| (Start::Sfen(text.to_string()), Vec::new()));
+    let sfen = match start {
+        Start::StartPos => return Ok((P::startpos(), moves)),
+        Start::Sfen(sfen) => sfen,
     };
-    if setup == "startpos" {
-        return Ok((P::startpos(), moves));
-    }
-    let sfen = setup.strip_prefix("sfen ").unwrap_or(setup).trim();
-    let pos = P::from_sfen(sfen).map_err(|e| {
+    let pos = P::from_sfen(&sfen).map_err(|e| {
         format!(
-            "bad position '{setup}': {e} (expected `startpos` or a {} SFEN such as `{}`, \
+            "bad position '{sfen}': {e} (expected `startpos` or a {} SFEN such as `{}`, \
              optionally after the word `sfen`)",
             P::NAME,
             P::startpos().to_sfen()

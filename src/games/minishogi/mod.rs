@@ -130,16 +130,7 @@ fn jishogi_points(kind: Kind) -> u32 {
 
 /// A player's jishogi count: his pieces on the board and in hand.
 pub fn jishogi_count(pos: &Minishogi, color: Color) -> u32 {
-    let board: u32 = pos
-        .color_bb(color)
-        .map(|sq| jishogi_points(pos.piece_at(sq).kind()))
-        .sum();
-    let hand = pos.hand(color);
-    board
-        + Kind::HAND
-            .iter()
-            .map(|&k| hand.count(k) as u32 * jishogi_points(k))
-            .sum::<u32>()
+    pos.piece_sum(color, |k| jishogi_points(k) as i32) as u32
 }
 
 impl Variant for Mini {

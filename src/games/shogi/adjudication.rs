@@ -26,20 +26,8 @@ fn value(kind: Kind) -> i32 {
 
 /// Material of the side to move minus the opponent's, board and hand, in pawns.
 pub fn material_balance<V: Variant>(pos: &Board<V>) -> i32 {
-    let side = |c: Color| -> i32 {
-        let board: i32 = pos
-            .color_bb(c)
-            .map(|sq| value(pos.piece_at(sq).kind()))
-            .sum();
-        let hand = pos.hand(c);
-        board
-            + Kind::HAND
-                .iter()
-                .map(|&k| hand.count(k) as i32 * value(k))
-                .sum::<i32>()
-    };
     let us = pos.side_to_move();
-    side(us) - side(!us)
+    pos.piece_sum(us, value) - pos.piece_sum(!us, value)
 }
 
 impl MatchSupport for Shogi {

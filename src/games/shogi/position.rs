@@ -105,6 +105,21 @@ impl<V: Variant> Board<V> {
         self.hands[color]
     }
 
+    /// The sum of `value` over `color`'s pieces, on the board and in hand (each piece in hand
+    /// counted as often as it is held).
+    pub fn piece_sum(&self, color: Color, value: impl Fn(Kind) -> i32) -> i32 {
+        let board: i32 = self
+            .color_bb(color)
+            .map(|sq| value(self.piece_at(sq).kind()))
+            .sum();
+        let hand = self.hand(color);
+        board
+            + Kind::HAND
+                .iter()
+                .map(|&k| hand.count(k) as i32 * value(k))
+                .sum::<i32>()
+    }
+
     /// The square of `color`'s king, if it has one (tsume problems often leave out the attacker's).
     #[inline(always)]
     pub fn king(&self, color: Color) -> Option<Square> {
