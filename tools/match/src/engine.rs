@@ -31,6 +31,9 @@ pub struct EngineConfig {
     pub stderr: Option<PathBuf>,
     /// This engine's own clock, where it differs from the match's (time odds).
     pub clock: ClockOdds,
+    /// Whether the engine thinks on the opponent's time (`ponder=on`): it is sent `USI_Ponder`
+    /// when it announces it, and `go ponder` on its expected reply after each of its moves.
+    pub ponder: bool,
 }
 
 /// An engine's own clock (words `time=MS`, `byoyomi=MS`, `inc=MS` of `--engine`): each part given
@@ -55,7 +58,7 @@ impl ClockOdds {
 impl EngineConfig {
     /// Parses an engine spec: words `cmd=PROGRAM` (split at spaces into program and arguments),
     /// `arg=ARG`, `name=NAME`, `dir=DIR`, `stderr=FILE`, `option.NAME=VALUE`, and the engine's
-    /// own clock `time=MS`, `byoyomi=MS`, `inc=MS`.
+    /// own clock `time=MS`, `byoyomi=MS`, `inc=MS`, and `ponder=on|off`.
     pub fn parse(words: &[String]) -> Result<EngineConfig, String> {
         let mut cfg = EngineConfig::default();
         for w in words {
@@ -72,6 +75,13 @@ impl EngineConfig {
                 "name" => cfg.name = value.to_string(),
                 "dir" => cfg.dir = Some(PathBuf::from(value)),
                 "stderr" => cfg.stderr = Some(PathBuf::from(value)),
+                "ponder" => {
+                    cfg.ponder = match value {
+                        "on" | "true" => true,
+                        "off" | "false" => false,
+                        _ => return Err(format!("ponder= takes on or off, got '{value}'")),
+                    }
+                }
                 "time" | "byoyomi" | "inc" => {
                     let ms: u64 = value
                         .parse()
@@ -88,7 +98,7 @@ impl EngineConfig {
                     }
                     _ => {
                         return Err(format!(
-                            "unknown engine setting '{key}' (cmd, arg, name, dir, stderr, option.NAME, time, byoyomi, inc)"
+                            "unknown engine setting '{key}' (cmd, arg, name, dir, stderr, option.NAME, time, byoyomi, inc, ponder)"
                         ));
                     }
                 },
@@ -301,10 +311,13 @@ impl Engine {
         .map_err(|e| format!("{name}: no usiok ({})", describe(e)))?;
         self.id_name = id_name;
         self.advertised = advertised;
+        let ponder = (self.config.ponder && self.has_option("USI_Ponder"))
+            .then(|| ("USI_Ponder".to_string(), "true".to_string()));
         let options: Vec<(String, String)> = extra
             .iter()
             .filter(|(k, _, only_if_known)| !only_if_known || self.has_option(k))
             .map(|(k, v, _)| (k.clone(), v.clone()))
+            .chain(ponder)
             .chain(self.config.options.iter().cloned())
             .collect();
         for (k, v) in &options {
@@ -512,6 +525,17 @@ mod tests {
             }
         );
         assert!(EngineConfig::parse(&words(&["cmd=x", "byoyomi=-1"])).is_err());
+        assert!(
+            EngineConfig::parse(&words(&["cmd=x", "ponder=on"]))
+                .unwrap()
+                .ponder
+        );
+        assert!(
+            !EngineConfig::parse(&words(&["cmd=x", "ponder=off"]))
+                .unwrap()
+                .ponder
+        );
+        assert!(EngineConfig::parse(&words(&["cmd=x", "ponder=yes"])).is_err());
         assert!(EngineConfig::parse(&words(&["name=x"])).is_err());
         assert!(EngineConfig::parse(&words(&["cmd=x", "colour=red"])).is_err());
         assert!(EngineConfig::parse(&words(&["cmd=x", "oops"])).is_err());

@@ -379,7 +379,10 @@ fn main() -> ExitCode {
     match tsubame_match::games::dispatch(game, RunMatch { cfg, stop }) {
         Ok(summary) => {
             print!("{}", summary.text);
-            if summary.interrupted {
+            if let Some(e) = summary.write_error {
+                eprintln!("error: {e}");
+                ExitCode::from(1)
+            } else if summary.interrupted {
                 ExitCode::from(130)
             } else {
                 ExitCode::SUCCESS

@@ -329,6 +329,10 @@ pub fn play_game<P: Game>(
     ];
     let mut clocks = [tcs[0].base_ms as i64, tcs[1].base_ms as i64];
     let mut outcome: Option<(GameResult, Reason, String)> = None;
+    // Each side's expected reply from its last `bestmove … ponder`, and the reply it is
+    // thinking on (`go ponder`) during the opponent's turn.
+    let mut guesses: [Option<String>; 2] = [None, None];
+    let mut pondering: [Option<String>; 2] = [None, None];
 
     // New game for both engines, each synchronised first (stale output is skipped).
     for c in Color::ALL {
@@ -360,6 +364,17 @@ pub fn play_game<P: Game>(
             break;
         }
         let side = pos.side_to_move();
+        if let Some(guess) = guesses[(!side).index()].take() {
+            pondering[(!side).index()] = start_ponder(
+                &pos,
+                guess,
+                engines[(!side).index()],
+                opening,
+                &moves,
+                &tcs,
+                &clocks,
+            );
+        }
         match engine_turn(
             &pos,
             side,
@@ -369,6 +384,7 @@ pub fn play_game<P: Game>(
             &mut clocks,
             &tcs,
             settings,
+            &mut pondering[side.index()],
             stop,
         ) {
             Err(f) => {
@@ -392,7 +408,14 @@ pub fn play_game<P: Game>(
             Ok(Turn::Resign) => {
                 outcome = Some((GameResult::Win(!side), Reason::Resignation, String::new()));
             }
-            Ok(Turn::Move(text, mv, elapsed, score)) => {
+            Ok(Turn::Move(text, mv, elapsed, score, guess)) => {
+                let tc = &tcs[side.index()];
+                if engines[side.index()].config.ponder
+                    && tc.nodes.is_none()
+                    && tc.movetime_ms.is_none()
+                {
+                    guesses[side.index()] = guess;
+                }
                 pos.play(mv);
                 history.push(entry(&pos));
                 moves.push(text);
@@ -402,6 +425,19 @@ pub fn play_game<P: Game>(
         }
     }
     let (result, reason, detail) = outcome.expect("the loop ends with an outcome");
+    // A side still thinking on the opponent's time is stopped; its move is not wanted.
+    for c in Color::ALL {
+        let e = &mut engines[c.index()];
+        if pondering[c.index()].take().is_some() && e.is_alive() {
+            let settle = Instant::now() + Duration::from_millis(settings.grace_ms.max(1000));
+            let answered = e.send("stop").is_ok()
+                && e.wait_for(settle, stop, |l| l.starts_with("bestmove"))
+                    .is_ok();
+            if !answered {
+                e.mark_broken();
+            }
+        }
+    }
 
     if result != GameResult::Unfinished {
         for c in Color::ALL {
@@ -465,9 +501,33 @@ fn wait_fault(
     }
 }
 
+/// Starts `engine` thinking on the opponent's time: on the position after the reply `guess` it
+/// expects (when that is a legal move of `pos`), with the clocks as they stand. Returns the
+/// reply it ponders on, or `None` when it does not ponder (an engine that cannot be written to
+/// is found out at its own turn).
+fn start_ponder<P: Game>(
+    pos: &P,
+    guess: String,
+    engine: &mut Engine,
+    opening: &Opening,
+    moves: &[String],
+    tcs: &[TimeControl; 2],
+    clocks: &[i64; 2],
+) -> Option<String> {
+    pos.parse_move(&guess).ok()?;
+    let mut line: Vec<String> = moves.to_vec();
+    line.push(guess.clone());
+    let (go, _) = go_command(tcs, clocks, !pos.side_to_move(), 0);
+    let go = go.replacen("go ", "go ponder ", 1);
+    let position = format!("position {}", opening.position_args(&line));
+    (engine.send(&position).is_ok() && engine.send(&go).is_ok()).then_some(guess)
+}
+
 /// The engine's answer to one `go`.
 enum Turn<M> {
-    Move(String, M, u64, Option<i32>),
+    /// The move (text and parsed), the time it took in ms, the last score reported, and the
+    /// reply the engine expects (`ponder`).
+    Move(String, M, u64, Option<i32>, Option<String>),
     Declare,
     Resign,
 }
@@ -482,6 +542,7 @@ fn engine_turn<P: Game>(
     clocks: &mut [i64; 2],
     tcs: &[TimeControl; 2],
     settings: &GameSettings,
+    pondering: &mut Option<String>,
     stop: &AtomicBool,
 ) -> Result<Turn<P::Move>, Fault> {
     let tc = tcs[side.index()];
@@ -498,7 +559,26 @@ fn engine_turn<P: Game>(
         settings.grace_ms
     };
     let position = format!("position {}", opening.position_args(moves));
-    if e.send(&position).is_err() || e.send(&go).is_err() {
+    // After pondering: `ponderhit` when the opponent played the expected reply, else the ponder
+    // search is stopped (its move thrown away) and the engine searches the real position.
+    let mut hit = false;
+    if let Some(guess) = pondering.take() {
+        hit = moves.last() == Some(&guess);
+        if hit {
+            hit = e.send("ponderhit").is_ok();
+        } else {
+            let settle = Instant::now() + Duration::from_millis(grace_ms.max(1000));
+            let stopped = e
+                .send("stop")
+                .map_err(|_| WaitError::Eof)
+                .and_then(|_| e.wait_for(settle, stop, |l| l.starts_with("bestmove")));
+            if let Err(err) = stopped {
+                let (_, reason, detail) = wait_fault(err, side, "stop after pondering", e);
+                return Err(fault(reason, detail));
+            }
+        }
+    }
+    if !hit && (e.send(&position).is_err() || e.send(&go).is_err()) {
         e.mark_broken();
         return Err(fault(
             Reason::Crash,
@@ -561,12 +641,17 @@ fn engine_turn<P: Game>(
         ));
     }
     clocks[side.index()] = clock_after_move(&tc, clocks[side.index()], elapsed);
-    let text = line.split_whitespace().nth(1).unwrap_or("").to_string();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let text = words.get(1).copied().unwrap_or("").to_string();
+    let guess = match words.get(2..4) {
+        Some(["ponder", reply]) => Some(reply.to_string()),
+        _ => None,
+    };
     match text.as_str() {
         "win" => Ok(Turn::Declare),
         "resign" => Ok(Turn::Resign),
         _ => match pos.parse_move(&text) {
-            Ok(mv) => Ok(Turn::Move(text, mv, elapsed, score)),
+            Ok(mv) => Ok(Turn::Move(text, mv, elapsed, score, guess)),
             Err(err) => Err(fault(
                 Reason::IllegalMove,
                 format!("{} played '{text}': {err}", color_name(side)),

@@ -3,8 +3,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{self, File};
-use std::io::Write;
-use std::path::PathBuf;
+use std::io::{Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Sender, channel};
 use std::sync::{Arc, Mutex};
@@ -106,6 +106,8 @@ struct Scheduler {
     total: u64,
     /// No new pair is started (SPRT decided); games of pairs already begun still run.
     soft_stop: AtomicBool,
+    /// No new game is started (the records cannot be written); games in progress still run.
+    halt: AtomicBool,
     /// Everything stops now (Ctrl-C).
     hard_stop: Arc<AtomicBool>,
 }
@@ -116,7 +118,10 @@ impl Scheduler {
             return None;
         }
         let mut n = self.next.lock().expect("scheduler lock");
-        if *n >= self.total || (self.soft_stop.load(Ordering::Relaxed) && (*n).is_multiple_of(2)) {
+        if *n >= self.total
+            || self.halt.load(Ordering::Relaxed)
+            || (self.soft_stop.load(Ordering::Relaxed) && (*n).is_multiple_of(2))
+        {
             return None;
         }
         let g = *n;
@@ -327,6 +332,8 @@ pub struct Summary {
     pub text: String,
     /// True when the match was interrupted.
     pub interrupted: bool,
+    /// The first record that could not be written (a full disk…): the match stopped early.
+    pub write_error: Option<String>,
 }
 
 /// Runs a match of game `P` to the end, an SPRT decision, or `hard_stop`.
@@ -363,6 +370,7 @@ pub fn run<P: Game>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<Summ
                 return Ok(Summary {
                     text: "interrupted before the first game\n".into(),
                     interrupted: true,
+                    write_error: None,
                 });
             }
             Err(err) => return Err(format!("engine {} ({}): {err}", i + 1, e.name)),
@@ -397,15 +405,18 @@ pub fn run<P: Game>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<Summ
         next: Mutex::new(0),
         total: cfg.games,
         soft_stop: AtomicBool::new(false),
+        halt: AtomicBool::new(false),
         hard_stop: hard_stop.clone(),
     });
 
-    let mut results = File::create(cfg.out_dir.join("results.tsv"))
-        .map_err(|e| format!("cannot create results.tsv: {e}"))?;
-    let _ = writeln!(
-        results,
-        "game\topening\tblack\twhite\tresult\treason\tplies\tdetail\tposition"
-    );
+    let results_path = cfg.out_dir.join("results.tsv");
+    let mut results = Records::create(&results_path)?;
+    results
+        .append("game\topening\tblack\twhite\tresult\treason\tplies\tdetail\tposition\n")
+        .map_err(|e| format!("cannot write {}: {e}", results_path.display()))?;
+    // The first record that could not be written; no game is started after it.
+    let mut write_error: Option<String> = None;
+    let mut recorded = 0u64;
     let csa_dir = cfg.out_dir.join("csa");
     let records_csa = P::startpos().csa_position().is_some();
     if records_csa {
@@ -473,9 +484,8 @@ pub fn run<P: Game>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<Summ
     for rec in rx.iter() {
         let Record { slot, played } = rec;
         let (bn, wn) = (&names[slot.black], &names[slot.white]);
-        let _ = writeln!(
-            results,
-            "{}\t{}\t{bn}\t{wn}\t{}\t{}\t{}\t{}\t{}",
+        let row = format!(
+            "{}\t{}\t{bn}\t{wn}\t{}\t{}\t{}\t{}\t{}\n",
             slot.number + 1,
             slot.opening + 1,
             played.result.text(first_mover(cfg.game)),
@@ -484,12 +494,24 @@ pub fn run<P: Game>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<Summ
             played.detail.replace(['\t', '\n'], " "),
             played.position
         );
-        let _ = results.flush();
-        if let Some(csa) = &played.csa {
-            let _ = fs::write(
-                csa_dir.join(format!("game-{:05}.csa", slot.number + 1)),
-                csa,
-            );
+        let csa_path = csa_dir.join(format!("game-{:05}.csa", slot.number + 1));
+        let written = results
+            .append(&row)
+            .map_err(|e| format!("cannot write {}: {e}", results_path.display()))
+            .and_then(|_| match &played.csa {
+                Some(csa) => write_whole(&csa_path, csa),
+                None => Ok(()),
+            });
+        match written {
+            Ok(()) => recorded += 1,
+            Err(e) if write_error.is_none() => {
+                sched.halt.store(true, Ordering::Relaxed);
+                print(format!(
+                    "error: {e}; {recorded} games are recorded, and no new game starts"
+                ));
+                write_error = Some(e);
+            }
+            Err(_) => {}
         }
         let who = match played.result {
             GameResult::Win(Color::Black) => format!("{bn} (Black) wins"),
@@ -630,12 +652,27 @@ pub fn run<P: Game>(cfg: MatchConfig, hard_stop: Arc<AtomicBool>) -> Result<Summ
             }
         ),
     );
+    if let Some(e) = &write_error {
+        w(
+            &mut text,
+            format!(
+                "Stopped early: {e}. {recorded} games are in the records; each record is whole."
+            ),
+        );
+    }
     let command: Vec<String> = std::env::args().collect();
-    let _ = fs::write(
-        cfg.out_dir.join("summary.txt"),
-        format!("Command: {}\nSeed: {}\n{text}", command.join(" "), cfg.seed),
-    );
-    Ok(Summary { text, interrupted })
+    let summary_path = cfg.out_dir.join("summary.txt");
+    if let Err(e) = write_whole(
+        &summary_path,
+        &format!("Command: {}\nSeed: {}\n{text}", command.join(" "), cfg.seed),
+    ) {
+        write_error.get_or_insert(e);
+    }
+    Ok(Summary {
+        text,
+        interrupted,
+        write_error,
+    })
 }
 
 fn progress_text(
@@ -735,6 +772,48 @@ fn summarize_pairing(
             }
         ));
     }
+}
+
+/// `results.tsv`, written one whole row at a time: a row that cannot be written whole (a full
+/// disk) is cut off again, so the file never ends in half a row.
+struct Records {
+    file: File,
+    /// Bytes written whole so far.
+    len: u64,
+}
+
+impl Records {
+    fn create(path: &Path) -> Result<Records, String> {
+        let file =
+            File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        Ok(Records { file, len: 0 })
+    }
+
+    fn append(&mut self, row: &str) -> std::io::Result<()> {
+        match self
+            .file
+            .write_all(row.as_bytes())
+            .and_then(|_| self.file.flush())
+        {
+            Ok(()) => {
+                self.len += row.len() as u64;
+                Ok(())
+            }
+            Err(e) => {
+                let _ = self.file.set_len(self.len);
+                let _ = self.file.seek(SeekFrom::Start(self.len));
+                Err(e)
+            }
+        }
+    }
+}
+
+/// Writes a whole file, or removes what was written of it and says why it could not.
+fn write_whole(path: &Path, text: &str) -> Result<(), String> {
+    fs::write(path, text).map_err(|e| {
+        let _ = fs::remove_file(path);
+        format!("cannot write {}: {e}", path.display())
+    })
 }
 
 #[cfg(test)]

@@ -811,3 +811,39 @@ fn time_odds_give_each_engine_its_own_clock() {
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("needs a clock for the match"));
 }
+
+/// A disk that fills up while the records are written (here: the largest file size the runner
+/// may write, `ulimit -f`, with SIGXFSZ ignored so that the write fails as on a full disk): the
+/// runner says which file it could not write and why, starts no new game, keeps every row of
+/// results.tsv whole, prints the results so far and exits with status 1.
+#[cfg(unix)]
+#[test]
+fn a_full_disk_stops_the_match_and_leaves_whole_records() {
+    let out = out_dir("full-disk");
+    std::fs::create_dir_all(&out).unwrap();
+    let runner = env!("CARGO_BIN_EXE_tsubame-match");
+    let repeater = fake("repeater");
+    // 2 blocks of 512 bytes: the header and a few rows fit, then a row does not.
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 2; exec '{runner}' --out '{}' --concurrency 1 --game minishogi \
+         --engine cmd='{repeater}' --engine cmd='{repeater}' --random-plies 0 --games 40 \
+         --byoyomi 2000 --quiet",
+        out.display()
+    );
+    let output = Command::new("sh").arg("-c").arg(&script).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(stderr.contains("cannot write"), "{stderr}");
+    assert!(stderr.contains("results.tsv"), "{stderr}");
+    assert!(stdout.contains("Stopped early"), "{stdout}");
+    let text = std::fs::read(out.join("results.tsv")).unwrap();
+    assert!(text.len() <= 1024);
+    assert!(text.ends_with(b"\n"), "the last row is whole");
+    let recorded = rows(&out);
+    assert!(!recorded.is_empty() && recorded.len() < 40, "{recorded:?}");
+    assert!(
+        stdout.contains(&format!("{} games are in the records", recorded.len())),
+        "{stdout}"
+    );
+}

@@ -130,3 +130,157 @@ fn tsubame_mates_in_one() {
         }
     }
 }
+
+/// Both engines ponder (`ponder=on`): each is sent `go ponder` on the reply it expects, then
+/// `ponderhit` when it comes or `stop` when another move is played, and the games still end by
+/// the rules, with no time forfeit.
+#[test]
+fn tsubame_ponders_on_the_opponents_time() {
+    let out = std::env::temp_dir().join(format!("tsubame-match-ponder-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let engine = format!("cmd={}", tsubame().display());
+    let output = Command::new(env!("CARGO_BIN_EXE_tsubame-match"))
+        .args(["--game", "minishogi", "--engine", &engine, "ponder=on"])
+        .args(["--engine", &engine, "ponder=on", "--games", "2"])
+        .args(["--time", "2000", "--byoyomi", "100", "--grace", "1000"])
+        .args(["--concurrency", "1", "--random-plies", "4", "--seed", "3"])
+        .arg("--out")
+        .arg(&out)
+        .arg("--log")
+        .arg(out.join("protocol.log"))
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{output:?}");
+    let results = std::fs::read_to_string(out.join("results.tsv")).unwrap();
+    for line in results.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert!(
+            ["checkmate", "repetition", "jishogi", "max plies"].contains(&f[5]),
+            "{line}"
+        );
+    }
+    let log = std::fs::read_to_string(out.join("protocol.log")).unwrap();
+    let sent = |what: &str| log.lines().filter(|l| l.contains(what)).count();
+    assert!(sent("> setoption name USI_Ponder value true") >= 2, "{log}");
+    assert!(sent("> go ponder btime") > 10, "{log}");
+    assert!(sent("> ponderhit") > 0, "{log}");
+    // Every ponder search ends in a ponderhit or a stop (misses and the end of the game).
+    assert!(
+        sent("> ponderhit") + sent("> stop") >= sent("> go ponder"),
+        "{log}"
+    );
+}
+
+/// Plays two minishogi games of tsubame against itself, the engines started through a wrapper
+/// that notes their process ids, and sends `signal` (with `kill`) to the first engine once the
+/// first game is under way. Returns the rows of results.tsv and the runner's exit status.
+#[cfg(unix)]
+fn signal_an_engine_mid_game(test: &str, signal: &str) -> (Vec<Vec<String>>, bool) {
+    use std::os::unix::fs::PermissionsExt;
+    use std::time::{Duration, Instant};
+    let out = std::env::temp_dir().join(format!("tsubame-match-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).unwrap();
+    let pids = out.join("pids");
+    let wrapper = out.join("engine.sh");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho $$ >> '{}'\nexec '{}'\n",
+            pids.display(),
+            tsubame().display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let engine = format!("cmd={}", wrapper.display());
+    let log = out.join("protocol.log");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tsubame-match"))
+        .args([
+            "--game",
+            "minishogi",
+            "--engine",
+            &engine,
+            "--engine",
+            &engine,
+        ])
+        .args(["--games", "2", "--byoyomi", "300", "--grace", "500"])
+        .args(["--concurrency", "1", "--random-plies", "2", "--quiet"])
+        .arg("--out")
+        .arg(&out)
+        .arg("--log")
+        .arg(&log)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("runs");
+    // Wait for the sixth move of the first game, then signal the engine started first for the
+    // games (the runner starts each engine once before the match to check it: two ids before).
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        if text.matches("> go btime").count() >= 6 {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "{text}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let first = std::fs::read_to_string(&pids).unwrap();
+    let pid = first.lines().nth(2).unwrap().trim().to_string();
+    let killed = Command::new("kill")
+        .args([&format!("-{signal}"), &pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    if signal == "STOP" {
+        // The stopped process is the runner's to end; make sure it is gone either way.
+        let _ = Command::new("kill").args(["-9", &pid]).status();
+    }
+    let results = std::fs::read_to_string(out.join("results.tsv")).unwrap();
+    let rows = results
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect();
+    let restarts = std::fs::read_to_string(&pids).unwrap().lines().count();
+    assert_eq!(
+        restarts, 5,
+        "the engine that failed is replaced for the second game"
+    );
+    (rows, status.success())
+}
+
+/// An engine killed with SIGKILL in the middle of a game loses it as a crash; the runner starts
+/// it again and the match goes on to its end.
+#[cfg(unix)]
+#[test]
+fn an_engine_killed_mid_game_loses_and_the_match_goes_on() {
+    let (rows, ok) = signal_an_engine_mid_game("kill9", "9");
+    assert!(ok);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert_eq!(rows[0][5], "crash", "{rows:?}");
+    assert!(
+        rows[0][7].contains("exited") || rows[0][7].contains("stopped reading its input"),
+        "{rows:?}"
+    );
+    assert!(
+        ["checkmate", "repetition", "jishogi", "max plies"].contains(&rows[1][5].as_str()),
+        "{rows:?}"
+    );
+}
+
+/// An engine that stops answering (SIGSTOP) mid-game loses on time; the runner asks it for its
+/// move once more, then replaces it, and the match goes on.
+#[cfg(unix)]
+#[test]
+fn an_engine_that_stops_answering_loses_on_time_and_is_replaced() {
+    let (rows, ok) = signal_an_engine_mid_game("sigstop", "STOP");
+    assert!(ok);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert_eq!(rows[0][5], "time forfeit", "{rows:?}");
+    assert!(
+        ["checkmate", "repetition", "jishogi", "max plies"].contains(&rows[1][5].as_str()),
+        "{rows:?}"
+    );
+}
