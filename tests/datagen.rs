@@ -211,3 +211,102 @@ fn the_command_line_appends_and_reports() {
     assert_eq!(text.lines().count(), 2, "{text}");
     let _ = std::fs::remove_file(path);
 }
+
+/// The numbers of the games in a data file, checking that it reads to its end with no damage.
+fn game_numbers(path: &PathBuf) -> Vec<u64> {
+    let mut games: Vec<u64> = games_of::<Minishogi>(path).into_keys().collect();
+    games.sort_unstable();
+    games
+}
+
+fn datagen_command(path: &PathBuf, games: u64) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tsubame"));
+    c.args([
+        "datagen",
+        "--variant",
+        "minishogi",
+        "--games",
+        &games.to_string(),
+    ])
+    .args([
+        "--nodes",
+        "300",
+        "--random-plies",
+        "4",
+        "--threads",
+        "1",
+        "--out",
+    ])
+    .arg(path);
+    c
+}
+
+/// `tsubame datagen` killed with SIGKILL while it writes: the file it leaves reads without
+/// damage, or with only its unfinished last frame to cut, and the same command run again plays
+/// exactly the games it lacks, giving the same games as a run never killed.
+#[cfg(unix)]
+#[test]
+fn datagen_killed_mid_write_goes_on_from_its_file() {
+    let (killed, fresh) = (temp("sigkill"), temp("sigkill-fresh"));
+    let games = 40;
+    let mut child = datagen_command(&killed, games)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while std::fs::metadata(&killed).map_or(0, |m| m.len()) < 2000 {
+        assert!(start.elapsed().as_secs() < 60);
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let bytes = std::fs::read(&killed).unwrap();
+    let scan = format::scan::<Minishogi>(&bytes).unwrap();
+    assert!(!scan.frames.is_empty());
+    assert!((scan.frames.len() as u64) < games, "killed before the end");
+    let out = datagen_command(&killed, games).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let expected = format!(
+        "{} games played, {} already in the file",
+        games - scan.frames.len() as u64,
+        scan.frames.len()
+    );
+    assert!(text.starts_with(&expected), "{text}");
+    assert_eq!(game_numbers(&killed), (0..games).collect::<Vec<_>>());
+    assert!(datagen_command(&fresh, games).status().unwrap().success());
+    assert_eq!(
+        games_of::<Minishogi>(&killed),
+        games_of::<Minishogi>(&fresh)
+    );
+    let _ = (std::fs::remove_file(killed), std::fs::remove_file(fresh));
+}
+
+/// A disk that fills up under `tsubame datagen` (the largest file size it may write, `ulimit -f`,
+/// with SIGXFSZ ignored so that the write fails as on a full disk): it stops with an error that
+/// names the file and the cause, the file keeps only whole games, and the same command goes on
+/// once there is room.
+#[cfg(unix)]
+#[test]
+fn datagen_on_a_full_disk_stops_with_a_whole_file_and_goes_on_later() {
+    let path = temp("full-disk");
+    let games = 30;
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 8; exec '{}' datagen --variant minishogi --games {games} \
+         --nodes 300 --random-plies 4 --threads 1 --out '{}'",
+        env!("CARGO_BIN_EXE_tsubame"),
+        path.display()
+    );
+    let out = Command::new("sh").arg("-c").arg(&script).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("File too large"), "{err}");
+    assert!(err.contains("goes on from them"), "{err}");
+    assert!(std::fs::metadata(&path).unwrap().len() <= 8 * 512);
+    let kept = game_numbers(&path).len();
+    assert!(kept > 0 && kept < games as usize, "{kept} games kept");
+    assert!(datagen_command(&path, games).status().unwrap().success());
+    assert_eq!(game_numbers(&path), (0..games).collect::<Vec<_>>());
+    let _ = std::fs::remove_file(path);
+}

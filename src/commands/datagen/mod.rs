@@ -176,8 +176,10 @@ fn open<G: Packable>(
         Ok((file, present))
     } else {
         let mut file = File::create(path).map_err(|e| format!("{shown}: {e}"))?;
-        file.write_all(&format::header::<G>())
-            .map_err(|e| format!("{shown}: {e}"))?;
+        if let Err(e) = file.write_all(&format::header::<G>()) {
+            let _ = std::fs::remove_file(path);
+            return Err(format!("{shown}: {e}"));
+        }
         Ok((file, present))
     }
 }
@@ -225,12 +227,25 @@ pub fn run<G: Game + Packable>(
         }
         drop(tx);
         let len = format::record_len::<G>();
+        // The bytes of whole frames: a frame that cannot be written whole (a full disk) is cut
+        // off again, so the file stays valid and the same command goes on from it.
+        let mut whole = file
+            .metadata()
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .len();
         for (game, records) in rx {
             let frame = format::frame(cfg.seed, game, &records, len);
             if let Err(e) = file.write_all(&frame).and_then(|()| file.flush()) {
                 abort.store(true, Ordering::Relaxed);
-                return Err(format!("{}: {e}", path.display()));
+                let _ = file.set_len(whole);
+                return Err(format!(
+                    "{}: {e}; the file keeps its whole games ({} of this run), and the same \
+                     command goes on from them once there is room",
+                    path.display(),
+                    summary.games_present + summary.games_played
+                ));
             }
+            whole += frame.len() as u64;
             summary.games_played += 1;
             summary.positions += (records.len() / len) as u64;
             let secs = start.elapsed().as_secs_f64().max(1e-3);
