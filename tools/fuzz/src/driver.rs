@@ -92,6 +92,11 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// USI lines sent in all.
+    pub fn lines(&self) -> u64 {
+        self.sent.values().sum()
+    }
+
     /// Adds `other` to these totals.
     pub fn add(&mut self, other: &Stats) {
         for (k, v) in &other.sent {

@@ -39,6 +39,9 @@ struct Cli {
     /// Stop after this many steps.
     #[arg(long)]
     steps: Option<u64>,
+    /// Stop after this many USI lines sent (the marathon: `--lines 1000000`).
+    #[arg(long)]
+    lines: Option<u64>,
     /// The short CI mode: 60 s, seed 1, stop latency limit 1000 ms (a loaded CI machine is slow).
     #[arg(long)]
     ci: bool,
@@ -175,7 +178,7 @@ fn replay(cfg: &Config, file: &Path) -> ExitCode {
     let mut d = Driver::new(cfg.clone());
     let result = run_all(&mut d, &steps);
     d.shutdown();
-    print_summary(&d.stats, &[], cfg.stop_ms);
+    print!("{}", summary(&d.stats, &[], cfg.stop_ms));
     match result {
         Ok(()) => {
             println!("replay: {} steps passed", steps.len());
@@ -203,11 +206,13 @@ fn run_all(d: &mut Driver, steps: &[Step]) -> Result<(), (usize, Failure)> {
 
 fn fuzz(cli: &Cli, cfg: Config, kinds: Vec<Kind>) -> ExitCode {
     let seed = cli.seed.unwrap_or(if cli.ci { 1 } else { 0x7ab5 });
-    let duration = cli.duration.or(if cli.steps.is_some() {
-        None
-    } else {
-        Some(if cli.ci { 60.0 } else { 300.0 })
-    });
+    let duration = cli
+        .duration
+        .or(if cli.steps.is_some() || cli.lines.is_some() {
+            None
+        } else {
+            Some(if cli.ci { 60.0 } else { 300.0 })
+        });
     let gen_cfg = GenConfig {
         dangerous: cli.dangerous,
         max_hash: cli.max_hash,
@@ -217,12 +222,15 @@ fn fuzz(cli: &Cli, cfg: Config, kinds: Vec<Kind>) -> ExitCode {
     println!(
         "tsubame-fuzz: engine {}, seed {seed}, {}, stop limit {} ms, kinds {}",
         cfg.engine.display(),
-        match (duration, cli.steps) {
-            (Some(d), Some(n)) => format!("{d} s or {n} steps"),
-            (Some(d), None) => format!("{d} s"),
-            (None, Some(n)) => format!("{n} steps"),
-            (None, None) => unreachable!(),
-        },
+        [
+            duration.map(|d| format!("{d} s")),
+            cli.steps.map(|n| format!("{n} steps")),
+            cli.lines.map(|n| format!("{n} lines")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" or "),
         cfg.stop_ms,
         names.join(",")
     );
@@ -236,11 +244,22 @@ fn fuzz(cli: &Cli, cfg: Config, kinds: Vec<Kind>) -> ExitCode {
     let mut stats = Stats::default();
     let mut per_kind: std::collections::BTreeMap<&'static str, u64> = Default::default();
     let mut n = 0u64;
+    let mut next_progress = PROGRESS_EVERY;
     loop {
+        let lines = stats.lines() + driver.stats.lines();
         if cli.steps.is_some_and(|max| n >= max)
+            || cli.lines.is_some_and(|max| lines >= max)
             || duration.is_some_and(|d| start.elapsed().as_secs_f64() >= d)
         {
             break;
+        }
+        if start.elapsed() >= next_progress {
+            next_progress = start.elapsed() + PROGRESS_EVERY;
+            eprintln!(
+                "fuzz: {:.0} s, {n} steps, {lines} lines, {} failures",
+                start.elapsed().as_secs_f64(),
+                failures.len()
+            );
         }
         n += 1;
         let kind = generator.pick_kind();
@@ -282,12 +301,18 @@ fn fuzz(cli: &Cli, cfg: Config, kinds: Vec<Kind>) -> ExitCode {
     }
     driver.shutdown();
     stats.add(&driver.stats);
-    println!("steps per kind: {per_kind:?}");
-    print_summary(&stats, &failures, cfg.stop_ms);
-    println!(
-        "elapsed {:.1} s, {n} steps, seed {seed}",
-        start.elapsed().as_secs_f64()
+    let mut text = format!("steps per kind: {per_kind:?}\n");
+    text += &summary(&stats, &failures, cfg.stop_ms);
+    text += &format!(
+        "elapsed {:.1} s, {n} steps, {} lines, seed {seed}\n",
+        start.elapsed().as_secs_f64(),
+        stats.lines()
     );
+    print!("{text}");
+    let file = cli.out.join("summary.txt");
+    if let Err(e) = std::fs::create_dir_all(&cli.out).and_then(|_| std::fs::write(&file, &text)) {
+        eprintln!("error: cannot write {}: {e}", file.display());
+    }
     if failures.is_empty() {
         ExitCode::SUCCESS
     } else {
@@ -303,12 +328,21 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[i.min(sorted.len() - 1)]
 }
 
-fn print_summary(stats: &Stats, failures: &[String], stop_limit: f64) {
+/// The run's summary: what was sent and checked, stop latencies and failures.
+fn summary(stats: &Stats, failures: &[String], stop_limit: f64) -> String {
+    use std::fmt::Write;
     let mut lat = stats.stop_ms.clone();
     lat.sort_by(f64::total_cmp);
-    println!("--- summary ---");
-    println!("commands sent: {:?}", stats.sent);
-    println!(
+    let mut t = String::new();
+    let _ = writeln!(t, "--- summary ---");
+    let _ = writeln!(
+        t,
+        "commands sent: {:?} ({} lines)",
+        stats.sent,
+        stats.lines()
+    );
+    let _ = writeln!(
+        t,
         "steps {}, engine starts {}, searches {}, bestmoves checked {} (+{} ponder moves, {} resign/win), \
          PVs checked {} ({} moves), checkmate answers {}, perft totals {}, positions compared {} \
          (resyncs {}), error replies required {}",
@@ -326,7 +360,8 @@ fn print_summary(stats: &Stats, failures: &[String], stop_limit: f64) {
         stats.resyncs,
         stats.errors_answered
     );
-    println!(
+    let _ = writeln!(
+        t,
         "stop latency (ms, {} stops): p50 {:.1}  p99 {:.1}  p100 {:.1}  (limit {stop_limit} ms)",
         lat.len(),
         percentile(&lat, 0.5),
@@ -334,14 +369,18 @@ fn print_summary(stats: &Stats, failures: &[String], stop_limit: f64) {
         percentile(&lat, 1.0)
     );
     if failures.is_empty() {
-        println!("failures: none");
+        let _ = writeln!(t, "failures: none");
     } else {
-        println!("failures: {}", failures.len());
+        let _ = writeln!(t, "failures: {}", failures.len());
         for f in failures {
-            println!("  {f}");
+            let _ = writeln!(t, "  {f}");
         }
     }
+    t
 }
+
+/// How often a progress line goes to standard error.
+const PROGRESS_EVERY: Duration = Duration::from_secs(30);
 
 /// True when `steps` still fail the same way on a fresh engine.
 fn reproduces(cfg: &Config, steps: &[Step], kind: &str) -> bool {
