@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""A second referee for tsubame-match: replays the games of its results.tsv with the independent
+implementations and says where they disagree with the runner's verdict.
+
+    referee.py --game shogi|minishogi|giveandtake [--every K] [--offset I] results.tsv…
+
+Prints one JSON object: the game, the games replayed (`checked`, every K-th row from row I), the
+moves replayed, and the `disagreements` (file, game number, why). Exit status 0 even when there
+are disagreements (the caller counts them); 2 on bad arguments.
+
+- shogi: cshogi (every move legal, uchifuzume and nifu included), checkmate, the fourth occurrence
+  of a position and perpetual check (RULES.md section 1), the CSA 27-point declaration;
+- minishogi: pyffish through fsf_minishogi.py (every move legal; no pawn-drop mate), checkmate or
+  no legal move, repetition under each `MinishogiRepetition` (`--repetition`, default
+  `initiator`) and jishogi (`draw`);
+- Give and Take: giveandtake.py, this project's model written from the rules.
+Endings that are an engine's doing (resignation, time forfeit, crash, illegal move…) have their
+moves checked and the ending taken as given. Nana shogi has no independent model here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+
+# The runner's endings that the rules do not decide (the moves are still checked).
+ENGINE_ENDINGS = {
+    "resignation",
+    "time forfeit",
+    "crash",
+    "unresponsive",
+    "illegal move",
+    "wrong declaration",
+    "interrupted",
+    "adjudication (score)",
+    "adjudication (draw score)",
+    "impasse (24 points)",
+}
+
+
+def split_position(text: str) -> tuple[str | None, list[str]]:
+    """("startpos" → None, else the SFEN) and the moves of a runner's `position …` line."""
+    words = text.split()[1:]
+    k = words.index("moves") if "moves" in words else len(words)
+    setup, moves = words[:k], words[k + 1 :]
+    return (None if setup == ["startpos"] else " ".join(setup[1:])), moves
+
+
+def expected_result(loser_is_first_mover: bool | None) -> str:
+    """The results.tsv result when the first mover loses (True), wins (False), or a draw (None)."""
+    if loser_is_first_mover is None:
+        return "1/2-1/2"
+    return "0-1" if loser_is_first_mover else "1-0"
+
+
+def judge_repetition(keys: list, checks: list[bool], first_mover_to_move: list[bool]) -> str | None:
+    """The side that loses by perpetual check at the end of a game whose last position occurred
+    for the fourth time: "first" or "second" mover, or None when no one checked throughout.
+    `keys[i]` is the position after i plies, `checks[i]` whether ply i+1 gave check,
+    `first_mover_to_move[i]` whether the first mover is to move after i plies."""
+    last = keys[-1]
+    first = keys.index(last)
+    for mover in (True, False):
+        # The plies played by `mover` since the first occurrence.
+        plies = [i for i in range(first, len(keys) - 1) if first_mover_to_move[i] == mover]
+        if plies and all(checks[i] for i in plies):
+            return "first" if mover else "second"
+    return None
+
+
+def referee_shogi(start: str | None, moves: list[str], reason: str, result: str) -> str | None:
+    import cshogi
+
+    board = cshogi.Board(sfen=start) if start else cshogi.Board()
+    first = board.turn
+    keys = [board.zobrist_hash()]
+    checks: list[bool] = []
+    to_move = [True if board.turn == first else False]
+    for i, mv in enumerate(moves):
+        m = board.move_from_usi(mv)
+        if not m or not board.is_legal(m):
+            return f"ply {i + 1} {mv} is not legal for cshogi"
+        board.push(m)
+        checks.append(bool(board.is_check()))
+        keys.append(board.zobrist_hash())
+        to_move.append(board.turn == first)
+        if keys.count(keys[-1]) >= 4 and i + 1 < len(moves):
+            return f"ply {i + 1} {mv} reaches a position the fourth time, yet the game went on"
+    mover_to_move = board.turn == first
+    if reason in ("checkmate", "no legal move"):
+        if any(True for _ in board.legal_moves):
+            return f"{reason}, but cshogi has legal moves"
+        if (reason == "checkmate") != bool(board.is_check()):
+            return f"{reason}, but cshogi's in-check is {board.is_check()}"
+        want = expected_result(mover_to_move)
+    elif reason in ("repetition", "perpetual check"):
+        if keys.count(keys[-1]) != 4:
+            return f"{reason}, but the last position occurred {keys.count(keys[-1])} times"
+        loser = judge_repetition(keys, checks, to_move)
+        if (reason == "perpetual check") != (loser is not None):
+            return f"{reason}, but perpetual check by {loser}"
+        want = expected_result(None if loser is None else loser == "first")
+    elif reason == "declaration":
+        if not board.is_nyugyoku():
+            return "a declaration cshogi does not allow (CSA 27 points)"
+        want = expected_result(not mover_to_move)
+    elif reason == "max plies":
+        want = "1/2-1/2"
+    elif reason in ENGINE_ENDINGS:
+        return None
+    else:
+        return f"an ending the rules do not give: {reason}"
+    return None if result == want else f"result {result}, the rules give {want} ({reason})"
+
+
+MINISHOGI_START = "rbsgk/4p/5/P4/KGSBR b - 1"
+
+
+def referee_minishogi(
+    start: str | None, moves: list[str], reason: str, result: str, repetition: str = "initiator"
+) -> str | None:
+    import pyffish
+
+    import fsf_minishogi as fm
+
+    sfen = start or MINISHOGI_START
+    first_black = sfen.split()[1] == "b"
+
+    def key(s: str) -> str:
+        return " ".join(s.split()[:3])
+
+    def in_check(s: str) -> bool:
+        return bool(pyffish.gives_check(fm.VARIANT, fm.sfen_to_fsf_fen(s), []))
+
+    def jishogi(s: str) -> bool:
+        black, white = fm.king_square(s, True), fm.king_square(s, False)
+        return black is not None and white is not None and black[0] == 0 and white[0] == 4
+
+    keys = [key(sfen)]
+    checks: list[bool] = []
+    to_move = [True]
+    for i, mv in enumerate(moves):
+        if mv not in fm.legal_moves(sfen):
+            return f"ply {i + 1} {mv} is not legal for pyffish"
+        sfen = fm.apply_usi_move(sfen, mv)
+        checks.append(in_check(sfen))
+        keys.append(key(sfen))
+        to_move.append((sfen.split()[1] == "b") == first_black)
+        early = keys.count(keys[-1]) >= 4 or jishogi(sfen)
+        if early and i + 1 < len(moves):
+            return f"ply {i + 1} {mv} ends the game (repetition or jishogi), yet it went on"
+    mover_to_move = (sfen.split()[1] == "b") == first_black
+    if reason in ("checkmate", "no legal move"):
+        if fm.legal_moves(sfen):
+            return f"{reason}, but pyffish has legal moves"
+        if (reason == "checkmate") != in_check(sfen):
+            return f"{reason}, but in check is {in_check(sfen)}"
+        want = expected_result(mover_to_move)
+    elif reason in ("repetition", "perpetual check"):
+        if keys.count(keys[-1]) != 4:
+            return f"{reason}, but the last position occurred {keys.count(keys[-1])} times"
+        loser = judge_repetition(keys, checks, to_move)
+        if (reason == "perpetual check") != (loser is not None):
+            return f"{reason}, but perpetual check by {loser}"
+        if loser is not None:
+            want = expected_result(loser == "first")
+        elif repetition == "initiator":  # the player to move in the repeated position loses
+            want = expected_result(mover_to_move)
+        elif repetition == "sente-loses":  # Black loses
+            want = expected_result(first_black)
+        else:  # first-mover-loses
+            want = expected_result(True)
+    elif reason == "jishogi":
+        if not jishogi(sfen):
+            return "jishogi, but the kings are not both on their last rank"
+        want = "1/2-1/2"
+    elif reason == "max plies":
+        want = "1/2-1/2"
+    elif reason in ENGINE_ENDINGS:
+        return None
+    else:
+        return f"an ending the rules do not give: {reason}"
+    return None if result == want else f"result {result}, the rules give {want} ({reason})"
+
+
+def referee_giveandtake(start: str | None, moves: list[str], reason: str, result: str) -> str | None:
+    import giveandtake as gt
+
+    text = start or gt.START
+    if reason in ENGINE_ENDINGS:
+        pos = gt.parse_position(text)
+        for i, mv in enumerate(moves):
+            try:
+                pos = gt.apply_move(pos, mv)
+            except ValueError as exc:
+                return f"ply {i + 1} {mv}: {exc}"
+        return None
+    why = gt.referee_game(text, moves, "move limit" if reason == "max plies" else reason, result)
+    return why
+
+
+REFEREES = {
+    "shogi": referee_shogi,
+    "minishogi": referee_minishogi,
+    "giveandtake": referee_giveandtake,
+}
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", required=True, choices=sorted(REFEREES))
+    ap.add_argument("--every", type=int, default=1, help="replay every K-th game")
+    ap.add_argument("--offset", type=int, default=0, help="starting with this row (0-based)")
+    ap.add_argument(
+        "--repetition",
+        default="initiator",
+        choices=["initiator", "sente-loses", "first-mover-loses"],
+        help="minishogi: the MinishogiRepetition rule the games were played under",
+    )
+    ap.add_argument("files", nargs="+")
+    args = ap.parse_args(argv)
+    if args.every < 1:
+        ap.error("--every must be at least 1")
+    referee = REFEREES[args.game]
+    out = {"game": args.game, "checked": 0, "moves": 0, "disagreements": []}
+    for path in args.files:
+        with open(path, newline="") as handle:
+            for n, row in enumerate(csv.DictReader(handle, delimiter="\t")):
+                if n < args.offset or (n - args.offset) % args.every:
+                    continue
+                start, moves = split_position(row["position"])
+                try:
+                    if args.game == "minishogi":
+                        why = referee(start, moves, row["reason"], row["result"], args.repetition)
+                    else:
+                        why = referee(start, moves, row["reason"], row["result"])
+                except Exception as exc:  # an oracle that cannot read the game is a finding too
+                    why = f"the oracle failed: {exc!r}"
+                out["checked"] += 1
+                out["moves"] += len(moves)
+                if why:
+                    out["disagreements"].append({"file": path, "game": row["game"], "why": why})
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
