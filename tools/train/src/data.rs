@@ -113,32 +113,22 @@ pub struct Loaded {
 }
 
 /// Reads data files of game `G` and hands every record to `take`, with true for the records of
-/// every `val_every`-th game (by its number), which are held out; games come in the order of
-/// their seeds and numbers. Returns a line for people per file: what it held and skipped.
+/// every `val_every`-th game (by its number), which are held out. The files are merged: the games
+/// of all of them come in the order of their seeds and numbers, and a game that two files hold
+/// (the same shard copied twice) is read once, so the data do not depend on the order or the
+/// split of the files (shards of `tsubame datagen` by seed, docs/datagen.md). Returns a line for
+/// people per file (what it held and skipped) and one for the games read twice, if any.
 pub fn read_games<G: Packable>(
     paths: &[std::path::PathBuf],
     val_every: u64,
     mut take: impl FnMut(bool, Record<G>),
 ) -> Result<Vec<String>, String> {
     let mut report = Vec::new();
+    let mut files = Vec::new();
     for path in paths {
         let shown = path.display();
         let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
         let scan = format::scan::<G>(&bytes).map_err(|e| format!("{shown}: {e}"))?;
-        let len = format::record_len::<G>();
-        // Games in the order of their numbers, not of the file (which depends on which thread
-        // finished first), so that training from the same data is reproducible.
-        let mut frames = scan.frames.clone();
-        frames.sort_by_key(|f| (f.seed, f.game));
-        for frame in &frames {
-            let held_out = val_every > 0 && frame.game % val_every == val_every - 1;
-            for i in 0..frame.count {
-                let at = frame.offset + i * len;
-                let r = format::read_record::<G>(&bytes[at..at + len])
-                    .map_err(|e| format!("{shown}: record at byte {at}: {e}"))?;
-                take(held_out, r);
-            }
-        }
         report.push(format!(
             "{shown}: {} games, {} positions{}",
             scan.frames.len(),
@@ -153,6 +143,37 @@ pub fn read_games<G: Packable>(
                 String::new()
             }
         ));
+        files.push((bytes, scan));
+    }
+    // Every game of every file in the order of seed and number (not of the files, whose order
+    // depends on which thread finished first), the first file's copy of a game held twice.
+    let mut games: Vec<(u64, u64, usize, usize)> = files
+        .iter()
+        .enumerate()
+        .flat_map(|(f, (_, scan))| {
+            (scan.frames.iter().enumerate()).map(move |(i, fr)| (fr.seed, fr.game, f, i))
+        })
+        .collect();
+    games.sort_unstable();
+    let before = games.len();
+    games.dedup_by_key(|g| (g.0, g.1));
+    if games.len() < before {
+        report.push(format!(
+            "{} games held by more than one file were read once",
+            before - games.len()
+        ));
+    }
+    let len = format::record_len::<G>();
+    for (_, game, f, i) in games {
+        let (bytes, scan) = &files[f];
+        let frame = &scan.frames[i];
+        let held_out = val_every > 0 && game % val_every == val_every - 1;
+        for k in 0..frame.count {
+            let at = frame.offset + k * len;
+            let r = format::read_record::<G>(&bytes[at..at + len])
+                .map_err(|e| format!("{}: record at byte {at}: {e}", paths[f].display()))?;
+            take(held_out, r);
+        }
     }
     Ok(report)
 }

@@ -205,3 +205,51 @@ fn the_nana_loader_takes_its_targets_from_the_table() {
     }
     let _ = std::fs::remove_file(file);
 }
+
+/// Shards of `tsubame datagen` by seed merge into the same data whatever the order of the files,
+/// and a shard given twice is read once.
+#[test]
+fn shards_merge_by_seed_and_number_in_any_order() {
+    let shard = |seed: u64| {
+        let file = temp(&format!("shard-{seed}.bin"));
+        let _ = std::fs::remove_file(&file);
+        let cfg = Config {
+            games: 6,
+            nodes: Some(300),
+            depth: None,
+            threads: 2,
+            random_plies: 4,
+            seed,
+            max_plies: 120,
+            hash_mib: 4,
+            network: None,
+        };
+        run::<Minishogi>(&cfg, &file, false).unwrap();
+        file
+    };
+    let (a, b) = (shard(11), shard(12));
+    let copy = temp("shard-11-copy.bin");
+    std::fs::copy(&a, &copy).unwrap();
+    let read = |files: &[PathBuf]| {
+        let mut seen = Vec::new();
+        let report = data::read_games::<Minishogi>(files, 4, |held_out, r| {
+            seen.push((held_out, r.score, r.ply, r.mv))
+        })
+        .unwrap();
+        (seen, report)
+    };
+    let (ab, report) = read(&[a.clone(), b.clone()]);
+    assert!(ab.len() > 12, "{} records", ab.len());
+    assert_eq!(report.len(), 2);
+    let (ba, _) = read(&[b.clone(), a.clone()]);
+    assert_eq!(ab, ba);
+    let (twice, report) = read(&[a.clone(), b.clone(), copy.clone()]);
+    assert_eq!(twice, ab);
+    assert_eq!(
+        report.last().unwrap(),
+        "6 games held by more than one file were read once"
+    );
+    for f in [a, b, copy] {
+        let _ = std::fs::remove_file(f);
+    }
+}
