@@ -310,3 +310,19 @@ fn datagen_on_a_full_disk_stops_with_a_whole_file_and_goes_on_later() {
     assert_eq!(game_numbers(&path), (0..games).collect::<Vec<_>>());
     let _ = std::fs::remove_file(path);
 }
+
+/// A device that is always full (`/dev/full`): the error names it and the cause, and the device
+/// is left alone (a data file whose header could not be written is removed, a device never).
+#[cfg(target_os = "linux")]
+#[test]
+fn datagen_into_dev_full_says_the_disk_is_full_and_leaves_the_device() {
+    let full = std::path::Path::new("/dev/full");
+    if !full.exists() {
+        return; // a machine without it has nothing to check here
+    }
+    let out = datagen_command(&full.to_path_buf(), 2).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("/dev/full: No space left on device"), "{err}");
+    assert!(full.exists(), "the device is still there");
+}

@@ -177,7 +177,11 @@ fn open<G: Packable>(
     } else {
         let mut file = File::create(path).map_err(|e| format!("{shown}: {e}"))?;
         if let Err(e) = file.write_all(&format::header::<G>()) {
-            let _ = std::fs::remove_file(path);
+            // A header cut short would make the file unreadable: a new regular file goes again
+            // (never a device or anything else the path names).
+            if file.metadata().is_ok_and(|m| m.is_file()) {
+                let _ = std::fs::remove_file(path);
+            }
             return Err(format!("{shown}: {e}"));
         }
         Ok((file, present))

@@ -811,7 +811,9 @@ impl Records {
 /// Writes a whole file, or removes what was written of it and says why it could not.
 fn write_whole(path: &Path, text: &str) -> Result<(), String> {
     fs::write(path, text).map_err(|e| {
-        let _ = fs::remove_file(path);
+        if fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+            let _ = fs::remove_file(path);
+        }
         format!("cannot write {}: {e}", path.display())
     })
 }
