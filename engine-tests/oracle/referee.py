@@ -2,7 +2,7 @@
 """A second referee for tsubame-match: replays the games of its results.tsv with the independent
 implementations and says where they disagree with the runner's verdict.
 
-    referee.py --game shogi|minishogi|giveandtake [--every K] [--offset I] results.tsv…
+    referee.py --game shogi|minishogi|nanashogi|giveandtake [--every K] [--offset I] results.tsv…
 
 Prints one JSON object: the game, the games replayed (`checked`, every K-th row from row I), the
 moves replayed, and the `disagreements` (file, game number, why). Exit status 0 even when there
@@ -13,9 +13,12 @@ are disagreements (the caller counts them); 2 on bad arguments.
 - minishogi: pyffish through fsf_minishogi.py (every move legal; no pawn-drop mate), checkmate or
   no legal move, repetition under each `MinishogiRepetition` (`--repetition`, default
   `initiator`) and jishogi (`draw`);
+- nana shogi: nana.py, this project's model written from RULES.md section 3 (every move legal,
+  the king drops first, no drop on the centre or giving check, no checkmate with a piece in
+  hand), checkmate or no legal move, and the fourth occurrence of a position (a draw);
 - Give and Take: giveandtake.py, this project's model written from the rules.
 Endings that are an engine's doing (resignation, time forfeit, crash, illegal move…) have their
-moves checked and the ending taken as given. Nana shogi has no independent model here.
+moves checked and the ending taken as given.
 """
 
 from __future__ import annotations
@@ -201,9 +204,25 @@ def referee_giveandtake(start: str | None, moves: list[str], reason: str, result
     return why
 
 
+def referee_nanashogi(start: str | None, moves: list[str], reason: str, result: str) -> str | None:
+    import nana
+
+    text = start or nana.START
+    if reason in ENGINE_ENDINGS:
+        pos = nana.parse_sfen(text)
+        for i, mv in enumerate(moves):
+            try:
+                pos = nana.apply_move(pos, mv)
+            except ValueError as exc:
+                return f"ply {i + 1} {mv}: {exc}"
+        return None
+    return nana.referee_game(text, moves, reason, result)
+
+
 REFEREES = {
     "shogi": referee_shogi,
     "minishogi": referee_minishogi,
+    "nanashogi": referee_nanashogi,
     "giveandtake": referee_giveandtake,
 }
 
