@@ -51,25 +51,26 @@ def split_position(text: str) -> tuple[str | None, list[str]]:
     return (None if setup == ["startpos"] else " ".join(setup[1:])), moves
 
 
-def expected_result(loser_is_first_mover: bool | None) -> str:
-    """The results.tsv result when the first mover loses (True), wins (False), or a draw (None)."""
-    if loser_is_first_mover is None:
+def expected_result(black_loses: bool | None) -> str:
+    """The results.tsv result of a shogi-family game when Black loses (True), wins (False), or a
+    draw (None): the runner writes "1-0" for a win of Black whoever moves first (a handicap
+    start has White move first)."""
+    if black_loses is None:
         return "1/2-1/2"
-    return "0-1" if loser_is_first_mover else "1-0"
+    return "0-1" if black_loses else "1-0"
 
 
-def judge_repetition(keys: list, checks: list[bool], first_mover_to_move: list[bool]) -> str | None:
-    """The side that loses by perpetual check at the end of a game whose last position occurred
-    for the fourth time: "first" or "second" mover, or None when no one checked throughout.
+def judge_repetition(keys: list, checks: list[bool], black_to_move: list[bool]) -> bool | None:
+    """Who loses by perpetual check at the end of a game whose last position occurred for the
+    fourth time: True for Black, False for White, None when no one checked throughout.
     `keys[i]` is the position after i plies, `checks[i]` whether ply i+1 gave check,
-    `first_mover_to_move[i]` whether the first mover is to move after i plies."""
-    last = keys[-1]
-    first = keys.index(last)
-    for mover in (True, False):
-        # The plies played by `mover` since the first occurrence.
-        plies = [i for i in range(first, len(keys) - 1) if first_mover_to_move[i] == mover]
+    `black_to_move[i]` whether Black is to move after i plies."""
+    first = keys.index(keys[-1])
+    for black in (True, False):
+        # The plies played by this side since the first occurrence.
+        plies = [i for i in range(first, len(keys) - 1) if black_to_move[i] == black]
         if plies and all(checks[i] for i in plies):
-            return "first" if mover else "second"
+            return black
     return None
 
 
@@ -77,10 +78,9 @@ def referee_shogi(start: str | None, moves: list[str], reason: str, result: str)
     import cshogi
 
     board = cshogi.Board(sfen=start) if start else cshogi.Board()
-    first = board.turn
     keys = [board.zobrist_hash()]
     checks: list[bool] = []
-    to_move = [True if board.turn == first else False]
+    to_move = [board.turn == cshogi.BLACK]
     for i, mv in enumerate(moves):
         m = board.move_from_usi(mv)
         if not m or not board.is_legal(m):
@@ -88,27 +88,27 @@ def referee_shogi(start: str | None, moves: list[str], reason: str, result: str)
         board.push(m)
         checks.append(bool(board.is_check()))
         keys.append(board.zobrist_hash())
-        to_move.append(board.turn == first)
+        to_move.append(board.turn == cshogi.BLACK)
         if keys.count(keys[-1]) >= 4 and i + 1 < len(moves):
             return f"ply {i + 1} {mv} reaches a position the fourth time, yet the game went on"
-    mover_to_move = board.turn == first
+    black_to_move = board.turn == cshogi.BLACK
     if reason in ("checkmate", "no legal move"):
         if any(True for _ in board.legal_moves):
             return f"{reason}, but cshogi has legal moves"
         if (reason == "checkmate") != bool(board.is_check()):
             return f"{reason}, but cshogi's in-check is {board.is_check()}"
-        want = expected_result(mover_to_move)
+        want = expected_result(black_to_move)
     elif reason in ("repetition", "perpetual check"):
         if keys.count(keys[-1]) != 4:
             return f"{reason}, but the last position occurred {keys.count(keys[-1])} times"
         loser = judge_repetition(keys, checks, to_move)
         if (reason == "perpetual check") != (loser is not None):
-            return f"{reason}, but perpetual check by {loser}"
-        want = expected_result(None if loser is None else loser == "first")
+            return f"{reason}, but the perpetual check rule gives {loser}"
+        want = expected_result(loser)
     elif reason == "declaration":
         if not board.is_nyugyoku():
             return "a declaration cshogi does not allow (CSA 27 points)"
-        want = expected_result(not mover_to_move)
+        want = expected_result(not black_to_move)
     elif reason == "max plies":
         want = "1/2-1/2"
     elif reason in ENGINE_ENDINGS:
@@ -129,7 +129,7 @@ def referee_minishogi(
     import fsf_minishogi as fm
 
     sfen = start or MINISHOGI_START
-    first_black = sfen.split()[1] == "b"
+    starts_black = sfen.split()[1] == "b"
 
     def key(s: str) -> str:
         return " ".join(s.split()[:3])
@@ -143,38 +143,38 @@ def referee_minishogi(
 
     keys = [key(sfen)]
     checks: list[bool] = []
-    to_move = [True]
+    to_move = [starts_black]
     for i, mv in enumerate(moves):
         if mv not in fm.legal_moves(sfen):
             return f"ply {i + 1} {mv} is not legal for pyffish"
         sfen = fm.apply_usi_move(sfen, mv)
         checks.append(in_check(sfen))
         keys.append(key(sfen))
-        to_move.append((sfen.split()[1] == "b") == first_black)
+        to_move.append(sfen.split()[1] == "b")
         early = keys.count(keys[-1]) >= 4 or jishogi(sfen)
         if early and i + 1 < len(moves):
             return f"ply {i + 1} {mv} ends the game (repetition or jishogi), yet it went on"
-    mover_to_move = (sfen.split()[1] == "b") == first_black
+    black_to_move = sfen.split()[1] == "b"
     if reason in ("checkmate", "no legal move"):
         if fm.legal_moves(sfen):
             return f"{reason}, but pyffish has legal moves"
         if (reason == "checkmate") != in_check(sfen):
             return f"{reason}, but in check is {in_check(sfen)}"
-        want = expected_result(mover_to_move)
+        want = expected_result(black_to_move)
     elif reason in ("repetition", "perpetual check"):
         if keys.count(keys[-1]) != 4:
             return f"{reason}, but the last position occurred {keys.count(keys[-1])} times"
         loser = judge_repetition(keys, checks, to_move)
         if (reason == "perpetual check") != (loser is not None):
-            return f"{reason}, but perpetual check by {loser}"
+            return f"{reason}, but the perpetual check rule gives {loser}"
         if loser is not None:
-            want = expected_result(loser == "first")
+            want = expected_result(loser)
         elif repetition == "initiator":  # the player to move in the repeated position loses
-            want = expected_result(mover_to_move)
+            want = expected_result(black_to_move)
         elif repetition == "sente-loses":  # Black loses
-            want = expected_result(first_black)
-        else:  # first-mover-loses
             want = expected_result(True)
+        else:  # first-mover-loses: the player who moved first in the game
+            want = expected_result(starts_black)
     elif reason == "jishogi":
         if not jishogi(sfen):
             return "jishogi, but the kings are not both on their last rank"

@@ -22,6 +22,9 @@ CASES = [
     ("shogi", "1-0", "checkmate", "position sfen 4k4/9/4G4/9/9/9/9/9/4K4 b G 1 moves G*5b", False),
     ("shogi", "0-1", "checkmate", "position sfen 4k4/9/4G4/9/9/9/9/9/4K4 b G 1 moves G*5b", True),
     ("shogi", "1-0", "checkmate", "position sfen 4k4/9/4G4/9/9/9/9/9/4K4 b G 1 moves G*5c", True),
+    # White moves first and mates: a win of White is "0-1" whoever moved first.
+    ("shogi", "0-1", "checkmate", "position sfen 4k4/9/9/9/9/9/4g4/9/4K4 w g 1 moves G*5h", False),
+    ("shogi", "1-0", "checkmate", "position sfen 4k4/9/9/9/9/9/4g4/9/4K4 w g 1 moves G*5h", True),
     ("shogi", "1/2-1/2", "repetition", "position startpos moves " + SHOGI_SHUFFLE, False),
     ("shogi", "1/2-1/2", "repetition", "position startpos moves " + SHOGI_SHUFFLE + "5i4h", True),
     ("shogi", "1-0", "resignation", "position startpos moves 7g7f 3c3d", False),
