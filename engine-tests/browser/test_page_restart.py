@@ -1,0 +1,84 @@
+"""The page when its server is killed mid-game and started again on the same port (issue 47).
+
+The engine thinks on its move (20 s a move) when `tsubame serve` is killed with SIGKILL: the page
+says that the connection closed and offers Reconnect, keeps the game, stops showing the search; a
+Reconnect while the server is down fails the same way; after `tsubame serve --port P` starts again,
+Reconnect connects and the engine, to move, answers in the game as it was. The same fault without
+a browser: tools/serve-restart (engine-tests/tools/test_serve_restart.py).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from test_page import (  # noqa: F401  (fixtures)
+    WAIT_MS,
+    browser,
+    choose_game,
+    click_move,
+    engine_binary,
+    move_list,
+    new_context,
+    shown_state,
+    wait_moves,
+)
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+import serve_client  # noqa: E402
+
+CLOSED = "connection closed: press Reconnect (the game on the page is kept)"
+
+
+def test_the_server_killed_and_restarted_mid_game(browser):
+    port = serve_client.free_port()
+    first = serve_client.Server(engine_binary(), port)
+    second = None
+    try:
+        ctx = new_context(browser)
+        pg = ctx.new_page()
+        pg.set_default_timeout(WAIT_MS)
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.goto(f"http://127.0.0.1:{port}/")
+        pg.wait_for_selector('#connection[data-state="open"]')
+        pg.wait_for_function("() => /to move/.test(document.getElementById('status').textContent)")
+        choose_game(pg, "shogi", "b", ("movetime", 20000))
+        click_move(pg, "shogi", "7g7f")
+        wait_moves(pg, 1)
+        pg.wait_for_function(
+            "() => { const s = window.tsubamePage.search; return s && s.kind === 'play'; }")
+
+        first.kill(9)
+        pg.wait_for_selector('#connection[data-state="closed"]')
+        assert pg.text_content("#connection") == CLOSED
+        assert pg.is_visible("#reconnect")
+        assert move_list(pg) == ["7g7f"]
+        assert "not connected" in pg.text_content("#status")
+        assert pg.evaluate("() => window.tsubamePage.search === null")
+
+        # Reconnect while the server is down: closed again, the game kept.
+        pg.click("#reconnect")
+        pg.wait_for_selector('#connection[data-state="closed"]')
+        assert pg.text_content("#connection") == CLOSED
+        assert move_list(pg) == ["7g7f"]
+
+        second = serve_client.Server(engine_binary(), port)
+        pg.select_option("#limit-kind", "depth")
+        pg.fill("#limit-value", "2")
+        pg.dispatch_event("#limit-value", "change")
+        pg.click("#reconnect")
+        pg.wait_for_selector('#connection[data-state="open"]')
+        assert not pg.is_visible("#reconnect")
+        # The engine, to move in the kept game, answers on the new server.
+        wait_moves(pg, 2)
+        moves = move_list(pg)
+        assert moves[0] == "7g7f" and len(moves) == 2
+        st = shown_state(pg)
+        assert st["side"] == "b" and st["result"] is None
+        ctx.close()
+        assert not errors, f"JavaScript errors in the page: {errors}"
+    finally:
+        first.kill(9)
+        if second:
+            second.kill(9)
