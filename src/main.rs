@@ -585,6 +585,7 @@ fn main() -> ExitCode {
 /// The program once the processor is known to run it.
 #[inline(never)]
 fn run_main() -> ExitCode {
+    tsubame::core::memory::return_freed_tables();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();

@@ -106,30 +106,6 @@ class Server:
     stop = kill
 
 
-# glibc's malloc raises its mmap threshold (and its trim threshold, to twice that) to the size of
-# each mapped block freed, up to 32 MiB. Each session's first search allocates a 13.4 MB
-# continuation-history table (src/search/history.rs: 2592 x 2592 i16; the hash tables are mapped
-# by the engine itself and are not concerned): the first one is mapped and unmapped, but the
-# next ones come from glibc's per-thread arenas, which keep them resident when they are freed.
-# Measured on this project's 2-core machine (2026-11-28), rounds of 4 sessions each searching
-# 20000 nodes: 12 rounds took a server from 25.1 to 133.9 MiB with glibc's defaults (100 rounds:
-# at most 170.5 MiB), against 9.7 to 11.7 MiB with the threshold fixed; after 30 rounds, 141.3 MiB,
-# malloc_trim(0) (called through gdb) gave it back: 21.2 MiB. That is glibc's cache, not memory
-# the server holds. With the threshold fixed, large
-# blocks are mapped and unmapped, so resident memory measures what the server holds: a leak
-# shows, the cache does not.
-FIXED_MALLOC = {"MALLOC_MMAP_THRESHOLD_": "131072"}
-
-
-def malloc_mode(pid: int) -> str:
-    """`fixed` when the process runs with glibc's mmap threshold fixed, else `glibc`."""
-    try:
-        env = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
-    except OSError:
-        return "unknown"
-    return "fixed" if any(e.startswith(b"MALLOC_MMAP_THRESHOLD_=") for e in env) else "glibc"
-
-
 def free_port() -> int:
     """A loopback port that was free a moment ago."""
     with socket.socket() as s:

@@ -5,6 +5,7 @@ pub mod bitboard;
 pub mod color;
 pub mod cpu;
 pub mod game;
+pub mod memory;
 pub mod moves;
 pub mod pack;
 pub mod perft;
