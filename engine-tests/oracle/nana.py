@@ -18,7 +18,6 @@ Command line:
     nana.py perft "<sfen>" <depth>          (perft divide, then "Nodes searched: N")
     nana.py moves "<sfen>" [move ...]       (the legal moves after the moves given)
     nana.py selftest
-    nana.py referee <results.tsv of tsubame-match --game nanashogi>
     nana.py nesting                         (where the depth of the hand-mate rule matters)
 "<sfen>" may also be the word "startpos" (3/3/3 b KRBkrb 1).
 
@@ -528,30 +527,6 @@ def referee_game(start: str, moves: list[str], reason: str, result: str | None =
     return None
 
 
-def referee_file(path: str) -> int:
-    """Checks every game of a tsubame-match results.tsv; prints a summary, returns the number
-    of games the model disagrees with."""
-    import csv as _csv
-
-    bad = 0
-    total = 0
-    reasons: dict[str, int] = {}
-    with open(path, newline="") as handle:
-        for row in _csv.DictReader(handle, delimiter="\t"):
-            total += 1
-            words = row["position"].split()[1:]
-            k = words.index("moves") if "moves" in words else len(words)
-            setup, moves = words[:k], words[k + 1:]
-            start = START if setup == ["startpos"] else " ".join(setup[1:])
-            reasons[row["reason"]] = reasons.get(row["reason"], 0) + 1
-            why = referee_game(start, moves, row["reason"], row["result"])
-            if why:
-                bad += 1
-                print(f"game {row['game']}: {why}")
-    print(f"{total} games replayed, {bad} disagreements; endings: {reasons}")
-    return bad
-
-
 # ---------------------------------------------------------------------------
 # Self test: facts that follow directly from RULES.md section 3
 # ---------------------------------------------------------------------------
@@ -708,8 +683,6 @@ def main(argv) -> int:
             print(sfen)
         print(f"{examined} positions examined, {len(found)} where the nesting matters")
         return 0
-    if len(argv) == 3 and argv[1] == "referee":
-        return 1 if referee_file(argv[2]) else 0
     if len(argv) == 4 and argv[1] == "perft":
         try:
             pos = parse_sfen(argv[2])

@@ -188,20 +188,24 @@ def referee_minishogi(
     return None if result == want else f"result {result}, the rules give {want} ({reason})"
 
 
+def replay_moves(position, apply_move, moves: list[str]) -> str | None:
+    """Plays `moves` with a model's `apply_move` (ValueError on an illegal move) from `position`:
+    why one is illegal, or None."""
+    for i, mv in enumerate(moves):
+        try:
+            position = apply_move(position, mv)
+        except ValueError as exc:
+            return f"ply {i + 1} {mv}: {exc}"
+    return None
+
+
 def referee_giveandtake(start: str | None, moves: list[str], reason: str, result: str) -> str | None:
     import giveandtake as gt
 
     text = start or gt.START
     if reason in ENGINE_ENDINGS:
-        pos = gt.parse_position(text)
-        for i, mv in enumerate(moves):
-            try:
-                pos = gt.apply_move(pos, mv)
-            except ValueError as exc:
-                return f"ply {i + 1} {mv}: {exc}"
-        return None
-    why = gt.referee_game(text, moves, "move limit" if reason == "max plies" else reason, result)
-    return why
+        return replay_moves(gt.parse_position(text), gt.apply_move, moves)
+    return gt.referee_game(text, moves, "move limit" if reason == "max plies" else reason, result)
 
 
 def referee_nanashogi(start: str | None, moves: list[str], reason: str, result: str) -> str | None:
@@ -209,13 +213,7 @@ def referee_nanashogi(start: str | None, moves: list[str], reason: str, result: 
 
     text = start or nana.START
     if reason in ENGINE_ENDINGS:
-        pos = nana.parse_sfen(text)
-        for i, mv in enumerate(moves):
-            try:
-                pos = nana.apply_move(pos, mv)
-            except ValueError as exc:
-                return f"ply {i + 1} {mv}: {exc}"
-        return None
+        return replay_moves(nana.parse_sfen(text), nana.apply_move, moves)
     return nana.referee_game(text, moves, reason, result)
 
 
