@@ -271,6 +271,11 @@ pub fn classify(line: &[u8]) -> Cmd {
                     moves,
                 },
                 Some(&"startpos") | Some(&"sfen") => Cmd::Raw,
+                // A bare SFEN (no word `sfen`), which the engine reads as YaneuraOu does.
+                Some(board) if board.contains('/') => Cmd::Position {
+                    sfen: Some(setup.join(" ")),
+                    moves,
+                },
                 _ => Cmd::BadPosition,
             }
         }
@@ -382,7 +387,14 @@ mod tests {
                 moves: vec!["7g7f".into()]
             }
         );
-        assert_eq!(classify(b"position 3/3/3"), Cmd::BadPosition);
+        assert_eq!(
+            classify(b"position 3/3/3"),
+            Cmd::Position {
+                sfen: Some("3/3/3".into()),
+                moves: vec![]
+            }
+        );
+        assert_eq!(classify(b"position lnsg"), Cmd::BadPosition);
         assert_eq!(
             classify(b"ponderhit btime 5 wtime 6"),
             Cmd::Ponderhit(Some(6))

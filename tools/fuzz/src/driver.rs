@@ -437,7 +437,7 @@ impl Driver {
                 }
             }
             Cmd::Quit => return self.quit(),
-            Cmd::Raw => return self.resync(),
+            Cmd::Raw => return self.resync(line),
             _ => {}
         }
         self.pump_until(Instant::now(), |_| false).map(|_| ())
@@ -659,11 +659,19 @@ impl Driver {
         Ok(())
     }
 
-    /// After a line the fuzzer does not read: learn the engine's position from `d`.
-    fn resync(&mut self) -> Result<(), Failure> {
+    /// After a line the fuzzer does not read: learn the engine's position from `d`. A `go` line
+    /// may have started a search the model does not know of, which would then answer in place
+    /// of the next search's answer: `usinewgame` ends whatever runs (the engine prints its
+    /// answer first, read against the positions before the unread lines), so that no search of
+    /// an unread line is left running once `d` has answered.
+    fn resync(&mut self, line: &[u8]) -> Result<(), Failure> {
         // The line may have been `quit` after all.
         if self.maybe_exit && self.exited_now()? {
             return Ok(());
+        }
+        let go = line.split(u8::is_ascii_whitespace).find(|w| !w.is_empty()) == Some(b"go");
+        if go {
+            self.write(b"usinewgame")?;
         }
         self.write(b"d")?;
         self.d_expect.push_back(None);
@@ -674,6 +682,9 @@ impl Driver {
         self.wait_for("the position (d) after an unread line", |d| {
             d.d_expect.is_empty()
         })?;
+        if go {
+            self.raw_roots.clear();
+        }
         let mark = self.readyok_seen.max(before);
         self.wait_for("readyok after an unread line", |d| d.readyok_seen > mark)?;
         self.readyok_seen = self.isready_sent;
