@@ -199,8 +199,12 @@ struct Search {
     bounded: bool,
     /// The clock of `go ponder`, for a `ponderhit` without one.
     clock: Option<u64>,
-    /// When an explicit `stop` was sent while it ran.
+    /// When an explicit `stop` was sent while it ran (or, for a `stop` sent behind an `isready`
+    /// not yet answered, when that `readyok` came: the engine reads the `stop` only after it has
+    /// answered the `isready`, which may first make a large table, as a GUI waits for).
     stop_sent: Option<Instant>,
+    /// The number of `readyok`s to wait for before the `stop` counts as read.
+    stop_behind_ready: Option<u64>,
     /// Something (a `stop`, `position`, `go`, …) ended it.
     stopped: bool,
     line: String,
@@ -428,6 +432,8 @@ impl Driver {
                 for s in self.outstanding.iter_mut().filter(|s| !s.stopped) {
                     s.stopped = true;
                     s.stop_sent = Some(t);
+                    s.stop_behind_ready =
+                        (self.isready_sent > self.readyok_seen).then_some(self.isready_sent);
                 }
             }
             Cmd::Ponderhit(clock) => {
@@ -575,6 +581,7 @@ impl Driver {
             bounded: g.bounded(),
             clock: g.clock,
             stop_sent: None,
+            stop_behind_ready: None,
             stopped: false,
             line: shorten(line),
         });
@@ -859,7 +866,15 @@ impl Driver {
         let text = text.trim_end_matches('\r');
         let words: Vec<&str> = text.split_whitespace().collect();
         match words.first().copied() {
-            Some("readyok") => self.readyok_seen += 1,
+            Some("readyok") => {
+                self.readyok_seen += 1;
+                for s in &mut self.outstanding {
+                    if s.stop_behind_ready.is_some_and(|n| self.readyok_seen >= n) {
+                        s.stop_behind_ready = None;
+                        s.stop_sent = Some(t);
+                    }
+                }
+            }
             Some("usiok") => self.usiok_seen += 1,
             Some("option") => self.declare(&words),
             Some("bestmove") => self.on_bestmove(t, &words)?,
