@@ -11,7 +11,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 TOOL = REPO / "tools" / "marathon-games"
 TSUBAME = Path(os.environ.get("TSUBAME_BIN", REPO / "target" / "release" / "tsubame"))
-MATCH = TSUBAME.with_name("tsubame-match")
+# The runner beside the engine (a release build of the workspace), else the one tools/test-all's
+# Rust tests built (target/fast-test).
+MATCH = next(
+    (p for p in [TSUBAME.with_name("tsubame-match"),
+                 Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target")) / "fast-test" / "tsubame-match"]
+     if p.exists()),
+    TSUBAME.with_name("tsubame-match"),
+)
 
 
 def run(out):
