@@ -74,6 +74,21 @@ def judge_repetition(keys: list, checks: list[bool], black_to_move: list[bool]) 
     return None
 
 
+def check_repetition(
+    reason: str, keys: list, checks: list[bool], black_to_move: list[bool]
+) -> tuple[str | None, bool | None]:
+    """For a game that ended by "repetition" or "perpetual check": why that ending is wrong (the
+    last position not there the fourth time, or the perpetual check rule says otherwise), or None,
+    and who loses by perpetual check (judge_repetition)."""
+    seen = keys.count(keys[-1])
+    if seen != 4:
+        return f"{reason}, but the last position occurred {seen} times", None
+    loser = judge_repetition(keys, checks, black_to_move)
+    if (reason == "perpetual check") != (loser is not None):
+        return f"{reason}, but the perpetual check rule gives {loser}", None
+    return None, loser
+
+
 def referee_shogi(start: str | None, moves: list[str], reason: str, result: str) -> str | None:
     import cshogi
 
@@ -99,11 +114,9 @@ def referee_shogi(start: str | None, moves: list[str], reason: str, result: str)
             return f"{reason}, but cshogi's in-check is {board.is_check()}"
         want = expected_result(black_to_move)
     elif reason in ("repetition", "perpetual check"):
-        if keys.count(keys[-1]) != 4:
-            return f"{reason}, but the last position occurred {keys.count(keys[-1])} times"
-        loser = judge_repetition(keys, checks, to_move)
-        if (reason == "perpetual check") != (loser is not None):
-            return f"{reason}, but the perpetual check rule gives {loser}"
+        why, loser = check_repetition(reason, keys, checks, to_move)
+        if why:
+            return why
         want = expected_result(loser)
     elif reason == "declaration":
         if not board.is_nyugyoku():
@@ -162,11 +175,9 @@ def referee_minishogi(
             return f"{reason}, but in check is {in_check(sfen)}"
         want = expected_result(black_to_move)
     elif reason in ("repetition", "perpetual check"):
-        if keys.count(keys[-1]) != 4:
-            return f"{reason}, but the last position occurred {keys.count(keys[-1])} times"
-        loser = judge_repetition(keys, checks, to_move)
-        if (reason == "perpetual check") != (loser is not None):
-            return f"{reason}, but the perpetual check rule gives {loser}"
+        why, loser = check_repetition(reason, keys, checks, to_move)
+        if why:
+            return why
         if loser is not None:
             want = expected_result(loser)
         elif repetition == "initiator":  # the player to move in the repeated position loses
