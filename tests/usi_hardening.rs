@@ -649,3 +649,33 @@ fn go_mate_reports_nodes_root_numbers_and_the_line_being_searched() {
     assert_eq!(got.last().unwrap(), "checkmate timeout", "{got:?}");
     e.quit_within(WAIT);
 }
+
+/// A position set up at the largest move number an SFEN may give and played on (found by the
+/// million-line fuzz: `d` showed move 1000000001, which no SFEN may give): every game writes an
+/// SFEN that it reads back, the move number held at the bound.
+#[test]
+fn a_game_played_on_from_the_largest_move_number_writes_an_sfen_it_reads() {
+    use tsubame::core::game::Position;
+    use tsubame::core::moves::MoveList;
+    use tsubame::core::sfen::MAX_MOVE_NUMBER;
+    use tsubame::games::GameId;
+
+    for id in GameId::ALL {
+        tsubame::dispatch!(id, G => {
+            let start = G::startpos().to_sfen();
+            let (head, _) = start.rsplit_once(' ').unwrap();
+            let sfen = format!("{head} {MAX_MOVE_NUMBER}");
+            let mut pos = G::from_sfen(&sfen).unwrap();
+            for _ in 0..2 {
+                let mut list = MoveList::<<G as Position>::Move>::new();
+                pos.legal_moves(&mut list);
+                pos.play(list[0]);
+                let written = pos.to_sfen();
+                assert!(written.ends_with(&format!(" {MAX_MOVE_NUMBER}")), "{id:?}: {written}");
+                let back = G::from_sfen(&written)
+                    .unwrap_or_else(|e| panic!("{id:?}: {written} was refused: {e}"));
+                assert_eq!(back.to_sfen(), written, "{id:?}");
+            }
+        })
+    }
+}

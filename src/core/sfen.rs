@@ -320,11 +320,14 @@ fn hand_text<B: SfenBoard>(pos: &B) -> String {
     s
 }
 
-/// The SFEN of `pos` with `side` to move at `move_number`.
+/// The SFEN of `pos` with `side` to move at `move_number` (written as at most
+/// [`MAX_MOVE_NUMBER`], so that every SFEN written reads back: a game set up at that number and
+/// played on counts beyond it).
 pub(crate) fn to_sfen<B: SfenBoard>(pos: &B, side: Color, move_number: u32) -> String {
     let mut s = String::new();
     board_text(pos, &mut s);
-    let _ = write!(s, " {} {} {move_number}", side.sfen_char(), hand_text(pos));
+    let number = move_number.min(MAX_MOVE_NUMBER);
+    let _ = write!(s, " {} {} {number}", side.sfen_char(), hand_text(pos));
     s
 }
 

@@ -243,7 +243,9 @@ impl GiveAndTake {
             Color::Black => 'b',
         };
         let last = self.last.map_or("-".to_string(), square_name);
-        format!("{out} {side} {last} {}", self.move_number)
+        // At most the largest number an SFEN may give, so that it reads back (see `core::sfen`).
+        let number = self.move_number.min(crate::core::sfen::MAX_MOVE_NUMBER);
+        format!("{out} {side} {last} {number}")
     }
 
     /// Plays a legal move: the piece ends on the move's last square, the pieces it took leave the

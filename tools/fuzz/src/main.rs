@@ -313,6 +313,17 @@ fn fuzz(cli: &Cli, cfg: Config, kinds: Vec<Kind>) -> ExitCode {
     if let Err(e) = std::fs::create_dir_all(&cli.out).and_then(|_| std::fs::write(&file, &text)) {
         eprintln!("error: cannot write {}: {e}", file.display());
     }
+    // Every stop's latency, one per line in the order measured, so that runs made side by side
+    // (one per core) can be pooled into one p50/p99/max.
+    let file = cli.out.join("stop-latencies.txt");
+    let lines: String = stats
+        .stop_ms
+        .iter()
+        .map(|ms| format!("{ms:.3}\n"))
+        .collect();
+    if let Err(e) = std::fs::write(&file, lines) {
+        eprintln!("error: cannot write {}: {e}", file.display());
+    }
     if failures.is_empty() {
         ExitCode::SUCCESS
     } else {
