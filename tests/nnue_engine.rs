@@ -14,6 +14,7 @@ use tsubame::games::shogi::Standard;
 use tsubame::games::shogi::Variant;
 use tsubame::games::shogi::nnue::Layout;
 use tsubame::games::shogi::position::Board;
+use tsubame::nnue::FeatureSet;
 use tsubame::nnue::network::Network;
 use tsubame::rng::Rng;
 use tsubame::search::tt::TranspositionTable;
@@ -26,6 +27,7 @@ fn network() -> Network {
     let (f, h) = (Layout::<Mini>::FEATURES, 32);
     Network {
         game: "minishogi".into(),
+        feature_set: FeatureSet::Plain,
         features: f,
         hidden: h,
         ft_weights: (0..f * h).map(|_| next(60)).collect(),
@@ -120,6 +122,106 @@ fn a_search_with_a_network_uses_it() {
     }
 }
 
+/// A plain network of game `V` whose weights are symmetric left to right (a feature's row is
+/// its mirror image's), and the king-bucket network whose every bucket holds its rows: the two
+/// evaluate every position alike, mirrored or not.
+fn symmetric_pair<V: Variant>(seed: u64) -> (Network, Network) {
+    let mut rng = Rng::new(seed);
+    let (f, h) = (Layout::<V>::FEATURES, 32);
+    let mut rows: Vec<Vec<i16>> = (0..f)
+        .map(|_| (0..h).map(|_| rng.range(-60..=60)).collect())
+        .collect();
+    for i in 0..f {
+        let m = Layout::<V>::mirrored(i);
+        if m < i {
+            rows[i] = rows[m].clone();
+        }
+    }
+    let plain = Network {
+        game: V::NAME.into(),
+        feature_set: FeatureSet::Plain,
+        features: f,
+        hidden: h,
+        ft_weights: rows.iter().flatten().copied().collect(),
+        ft_bias: (0..h).map(|_| rng.range(0..=200)).collect(),
+        out_weights: (0..2 * h).map(|_| rng.range(-60..=60)).collect(),
+        out_bias: 0,
+    };
+    let buckets = Network {
+        feature_set: FeatureSet::KingBuckets,
+        features: Layout::<V>::BUCKETS * f,
+        ft_weights: (0..Layout::<V>::BUCKETS)
+            .flat_map(|_| rows.iter().flatten().copied())
+            .collect(),
+        ..plain.clone()
+    };
+    (plain, buckets)
+}
+
+/// A search with a king-bucket network walks the same tree as with the plain network it
+/// equals: its accumulators, brought up to date per perspective and refreshed through the
+/// cache when a king changes bucket, evaluate every node as the plain ones do (one wrong value
+/// would change the nodes searched). The positions have kings that move between buckets.
+#[test]
+fn a_search_with_king_buckets_evaluates_as_a_refresh_would() {
+    fn check<G: SearchGame>(plain: &Network, buckets: &Network, sfens: &[&str]) {
+        for sfen in sfens {
+            let pos = G::from_sfen(sfen).unwrap();
+            let run = |net: &Network| {
+                let tt = TranspositionTable::new(4);
+                let shared = Shared::default();
+                let report = |_: &search::Report<G::Move>| {};
+                let setup = SearchSetup {
+                    history: &[],
+                    rules: Default::default(),
+                    limits: Limits::<G::Move> {
+                        depth: Some(6),
+                        multipv: 1,
+                        ..Limits::default()
+                    },
+                    threads: 1,
+                    pruning: true,
+                    tt: &tt,
+                    shared: &shared,
+                    report: &report,
+                    nnue: Some(net),
+                    histories: None,
+                    params: G::default_params(),
+                    skill: None,
+                };
+                let r = search::with_search_stack(|| search::run(&pos, &setup));
+                (
+                    r.score,
+                    r.best,
+                    shared.nodes.load(std::sync::atomic::Ordering::Relaxed),
+                )
+            };
+            let (a, b) = (run(plain), run(buckets));
+            assert_eq!(a, b, "{sfen}");
+            assert!(a.2 > 1000, "{sfen}: {} nodes", a.2);
+        }
+    }
+    let (plain, buckets) = symmetric_pair::<Mini>(3);
+    check::<Minishogi>(
+        &plain,
+        &buckets,
+        &[
+            "rbsgk/4p/5/P4/KGSBR b - 1",
+            "2k2/5/5/5/2K2 b RBGSPrbgsp 1",
+            "4k/1s3/2K2/5/5 b RBGPrbgsp 1",
+        ],
+    );
+    let (plain, buckets) = symmetric_pair::<Standard>(4);
+    check::<tsubame::games::shogi::Shogi>(
+        &plain,
+        &buckets,
+        &[
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrbgsnlp 1",
+        ],
+    );
+}
+
 /// Checks that `net` scores the start position `start` near zero and a position with the
 /// opponent's rook missing (`up`), or the mover's (`down`), by more than 300 cp either way.
 fn knows_material<V: Variant>(net: &Network, start: &str, up: &str, down: &str) {
@@ -127,8 +229,8 @@ fn knows_material<V: Variant>(net: &Network, start: &str, up: &str, down: &str) 
         let pos = Board::<V>::from_sfen(sfen).unwrap();
         let (mut us, mut them) = (Vec::new(), Vec::new());
         let stm = pos.side_to_move();
-        Layout::<V>::active(&pos, stm, &mut us);
-        Layout::<V>::active(&pos, !stm, &mut them);
+        Layout::<V>::active(&pos, net.feature_set, stm, &mut us);
+        Layout::<V>::active(&pos, net.feature_set, !stm, &mut them);
         net.evaluate(&us, &them)
     };
     let (start, up, down) = (eval(start), eval(up), eval(down));

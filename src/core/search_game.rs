@@ -7,8 +7,55 @@ use super::game::Position;
 use super::moves::{GameMove, ListStore, MoveList};
 use super::search_params::SearchParams;
 
+/// How a network sees a position: which input features it has. A network file names its set,
+/// and the game computes the features of that set (`games/*/nnue.rs`), so that one game can be
+/// played with networks of either set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FeatureSet {
+    /// Each piece on its square and the pieces in hand, as the side to move and the other side
+    /// see them; nothing relative to a king (the networks of file version 1).
+    #[default]
+    Plain,
+    /// The plain features once per *king bucket*: the perspective's own king square, its board
+    /// mirrored left to right when the king stands on the left half, picks one of a few regions,
+    /// and each region has its own copy of the plain features. A king move into another region
+    /// (or across the middle file) changes every feature of that perspective, so its accumulator
+    /// is refreshed (from a cache of the last accumulator seen in each region).
+    KingBuckets,
+}
+
+impl FeatureSet {
+    /// Both sets, in the order of their codes.
+    pub const ALL: [FeatureSet; 2] = [FeatureSet::Plain, FeatureSet::KingBuckets];
+
+    /// The number the network file stores.
+    pub const fn code(self) -> u32 {
+        self as u32
+    }
+
+    /// The set of a number stored in a network file.
+    pub fn from_code(code: u32) -> Option<FeatureSet> {
+        FeatureSet::ALL.into_iter().find(|s| s.code() == code)
+    }
+
+    /// The set's name, as messages and the trainer's options spell it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FeatureSet::Plain => "plain",
+            FeatureSet::KingBuckets => "king-buckets",
+        }
+    }
+}
+
+impl std::fmt::Display for FeatureSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The feature changes of one move in both perspectives (Black's, White's): at most two
-/// features off and two on in each.
+/// features off and two on in each, or a refresh of that perspective where the move changes all
+/// of its features (a king entering another bucket).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveDelta {
     /// Features that go off, per perspective; `len[p].0` of them are used.
@@ -17,6 +64,9 @@ pub struct MoveDelta {
     pub added: [[u16; 2]; 2],
     /// How many of `removed` and `added` are used, per perspective.
     pub len: [(u8, u8); 2],
+    /// Per perspective: true when its accumulator must be computed again from the position
+    /// (`removed` and `added` then unused).
+    pub refresh: [bool; 2],
 }
 
 impl MoveDelta {
@@ -31,6 +81,11 @@ impl MoveDelta {
             self.added[p][i] = f;
         }
         self.len[p] = (removed.len() as u8, added.len() as u8);
+    }
+
+    /// Records that `perspective` must be refreshed.
+    pub fn set_refresh(&mut self, perspective: Color) {
+        self.refresh[perspective.index()] = true;
     }
 }
 
@@ -90,13 +145,26 @@ pub trait SearchGame: Position {
     fn play_known_check(&mut self, mv: Self::Move, _gives_check: bool) {
         self.play(mv);
     }
-    /// Number of input features of the game's networks (0: the game has no learned evaluation).
-    const NNUE_FEATURES: usize = 0;
-    /// Appends the network's active input features of the position, seen from `perspective`.
-    fn nnue_features(&self, _perspective: Color, _out: &mut Vec<u16>) {}
-    /// The network's input features that the legal move `mv` turns off and on.
-    fn nnue_delta(&self, _mv: Self::Move) -> MoveDelta {
+    /// Number of input features of the game's networks of feature set `set` (0: the game has
+    /// no learned evaluation, or none with that set).
+    fn nnue_feature_count(_set: FeatureSet) -> usize {
+        0
+    }
+    /// Appends the active input features of feature set `set` of the position, seen from
+    /// `perspective`.
+    fn nnue_features(&self, _set: FeatureSet, _perspective: Color, _out: &mut Vec<u16>) {}
+    /// The input features of set `set` that the legal move `mv` turns off and on.
+    fn nnue_delta(&self, _set: FeatureSet, _mv: Self::Move) -> MoveDelta {
         MoveDelta::default()
+    }
+    /// Number of refresh slots of the game's feature sets: the accumulator cache keeps one
+    /// accumulator per slot and perspective.
+    const NNUE_SLOTS: usize = 1;
+    /// The refresh slot (below [`SearchGame::NNUE_SLOTS`]) of the position seen from
+    /// `perspective` in set `set`: positions of one slot share most features (for king buckets:
+    /// the bucket and the mirroring), so the cache refreshes one from another with few changes.
+    fn nnue_slot(&self, _set: FeatureSet, _perspective: Color) -> usize {
+        0
     }
     /// A hash of the parts of the position whose misjudgement by the static evaluation tends to
     /// persist (in shogi: the pawns and the hands), indexing the evaluation's correction history;

@@ -134,9 +134,15 @@ impl GameId {
         crate::dispatch!(self, G => G::NAME)
     }
 
-    /// Input features of the game's networks (0: the game has no learned evaluation).
-    pub fn features(self) -> usize {
-        crate::dispatch!(self, G => G::NNUE_FEATURES)
+    /// Input features of the game's networks of feature set `set` (0: the game has no learned
+    /// evaluation, or none of that set).
+    pub fn features(self, set: crate::nnue::FeatureSet) -> usize {
+        crate::dispatch!(self, G => G::nnue_feature_count(set))
+    }
+
+    /// True when the game has a learned evaluation.
+    pub fn has_network(self) -> bool {
+        self.features(crate::nnue::FeatureSet::Plain) > 0
     }
 
     /// The game of a name or alias, ignoring case.
@@ -321,9 +327,9 @@ mod tests {
                 .count();
             assert_eq!(ranks, id.info().ranks);
             let net = id.embedded_network();
-            assert_eq!(net.is_some(), id.features() > 0);
+            assert_eq!(net.is_some(), id.has_network());
             if let Some(net) = net {
-                assert_eq!(net.features, id.features());
+                assert_eq!(net.features, id.features(net.feature_set));
                 assert_eq!(net.game, id.name());
             }
         }

@@ -38,20 +38,24 @@ impl Networks {
     /// [`Network::read_file`](crate::nnue::network::read_file)). Returns the game and a
     /// description.
     pub fn load_file(&mut self, path: &str) -> Result<(GameId, String), String> {
-        let features = |name: &str| GameId::parse(name).map(GameId::features).filter(|&f| f > 0);
+        let features = |name: &str, set| {
+            GameId::parse(name)
+                .filter(|g| g.has_network())
+                .map(|g| g.features(set))
+        };
         let bytes = crate::nnue::network::read_file(std::path::Path::new(path), features)
             .map_err(|e| format!("'{path}': {e}"))?;
         let name = Network::game_in_header(&bytes).map_err(|e| format!("'{path}': {e}"))?;
         let game = GameId::parse(&name)
-            .filter(|g| g.features() > 0)
+            .filter(|g| g.has_network())
             .ok_or_else(|| {
                 format!("'{path}': the network is for '{name}', which is not a game with networks")
             })?;
-        let net = Network::from_bytes(&bytes, game.name(), game.features(), None)
+        let net = Network::from_bytes(&bytes, game.name(), |set| game.features(set), None)
             .map_err(|e| format!("'{path}': {e}"))?;
         let text = format!(
-            "{game} network {path}: {} features, {} hidden per side",
-            net.features, net.hidden
+            "{game} network {path}: {} features ({}), {} hidden per side",
+            net.features, net.feature_set, net.hidden
         );
         self.slots[game as usize] = Some(Arc::new(net));
         Ok((game, text))

@@ -1,11 +1,13 @@
 //! The accumulators of the search: one per ply, each the first layer's output for both
 //! perspectives, brought up to date lazily from the nearest computed ply by the feature changes
-//! of the moves in between.
+//! of the moves in between, or refreshed from the [`AccumulatorCache`] where a move changed every
+//! feature of a perspective (a king entering another bucket).
 
 use super::network::{MAX_HIDDEN, Network};
 use super::simd;
 use crate::core::color::Color;
 use crate::core::search_game::MoveDelta;
+use arrayvec::ArrayVec;
 
 /// The first layer's output for both perspectives of one position.
 #[derive(Clone)]
@@ -13,15 +15,15 @@ use crate::core::search_game::MoveDelta;
 pub struct Accumulator {
     /// Black's and White's accumulators (the first `hidden` values are used).
     pub values: [[i16; MAX_HIDDEN]; 2],
-    /// False while the values are stale (the move into this ply not yet applied).
-    pub computed: bool,
+    /// Per perspective: false while its values are stale.
+    pub computed: [bool; 2],
 }
 
 impl Default for Accumulator {
     fn default() -> Self {
         Accumulator {
             values: [[0; MAX_HIDDEN]; 2],
-            computed: false,
+            computed: [false; 2],
         }
     }
 }
@@ -32,26 +34,32 @@ impl Accumulator {
         for (values, feats) in self.values.iter_mut().zip(active) {
             net.accumulate_into(&mut values[..net.hidden], feats);
         }
-        self.computed = true;
+        self.computed = [true; 2];
     }
 
-    /// Sets `self` to `parent` changed by `delta`.
+    /// Sets perspective `p` of `self` to that of `parent` changed by `delta` (which must not
+    /// ask `p` for a refresh).
     #[inline]
-    pub fn update_from(&mut self, parent: &Accumulator, net: &Network, delta: &MoveDelta) {
+    pub fn update_from(
+        &mut self,
+        parent: &Accumulator,
+        net: &Network,
+        delta: &MoveDelta,
+        p: usize,
+    ) {
+        debug_assert!(!delta.refresh[p]);
         let h = net.hidden;
         let row = |f: u16| &net.ft_weights[f as usize * h..][..h];
-        for p in 0..2 {
-            let (nr, na) = delta.len[p];
-            let subs = [row(delta.removed[p][0]), row(delta.removed[p][1])];
-            let adds = [row(delta.added[p][0]), row(delta.added[p][1])];
-            simd::update(
-                &mut self.values[p][..h],
-                &parent.values[p][..h],
-                &subs[..nr as usize],
-                &adds[..na as usize],
-            );
-        }
-        self.computed = true;
+        let (nr, na) = delta.len[p];
+        let subs = [row(delta.removed[p][0]), row(delta.removed[p][1])];
+        let adds = [row(delta.added[p][0]), row(delta.added[p][1])];
+        simd::update(
+            &mut self.values[p][..h],
+            &parent.values[p][..h],
+            &subs[..nr as usize],
+            &adds[..na as usize],
+        );
+        self.computed[p] = true;
     }
 
     /// The network's evaluation in centipawns for `side_to_move`.
@@ -60,5 +68,138 @@ impl Accumulator {
         let us = &self.values[side_to_move.index()][..h];
         let them = &self.values[(!side_to_move).index()][..h];
         net.output(us, them)
+    }
+}
+
+/// Most features one perspective of a position may have (a shogi position has at most 40 on
+/// the board and 38 in hand).
+pub const MAX_ACTIVE: usize = 128;
+
+/// One cached accumulator: its values and the features (sorted) they are the sum of.
+#[derive(Clone)]
+#[repr(C, align(64))]
+struct CacheEntry {
+    values: [i16; MAX_HIDDEN],
+    features: ArrayVec<u16, MAX_ACTIVE>,
+}
+
+/// The accumulator cache ("finny table") of one search thread: per perspective and refresh
+/// slot ([`crate::core::search_game::SearchGame::nnue_slot`]), the last accumulator computed
+/// there and its features. A refresh then adds and subtracts only the features that differ
+/// from that accumulator's (a few pieces moved since), instead of summing every feature.
+pub struct AccumulatorCache {
+    entries: Vec<CacheEntry>,
+    slots: usize,
+}
+
+impl AccumulatorCache {
+    /// A cache of `slots` slots per perspective for `net`, each starting as the accumulator of
+    /// no features (the biases).
+    pub fn new(net: &Network, slots: usize) -> AccumulatorCache {
+        let mut empty = CacheEntry {
+            values: [0; MAX_HIDDEN],
+            features: ArrayVec::new(),
+        };
+        empty.values[..net.hidden].copy_from_slice(&net.ft_bias);
+        AccumulatorCache {
+            entries: vec![empty; 2 * slots],
+            slots,
+        }
+    }
+
+    /// Sets `out` (`hidden` values) to the accumulator of the features `active` (sorted here)
+    /// through slot `slot` of perspective `p`, which then holds it.
+    pub fn refresh(
+        &mut self,
+        net: &Network,
+        p: usize,
+        slot: usize,
+        active: &mut [u16],
+        out: &mut [i16],
+    ) {
+        let h = net.hidden;
+        let entry = &mut self.entries[p * self.slots + slot];
+        active.sort_unstable();
+        let (mut removed, mut added) = (
+            ArrayVec::<u16, MAX_ACTIVE>::new(),
+            ArrayVec::<u16, MAX_ACTIVE>::new(),
+        );
+        let (old, new) = (&entry.features, &*active);
+        let (mut i, mut j) = (0, 0);
+        while i < old.len() || j < new.len() {
+            if j == new.len() || (i < old.len() && old[i] < new[j]) {
+                removed.push(old[i]);
+                i += 1;
+            } else if i == old.len() || new[j] < old[i] {
+                added.push(new[j]);
+                j += 1;
+            } else {
+                i += 1;
+                j += 1;
+            }
+        }
+        let row = |f: u16| &net.ft_weights[f as usize * h..][..h];
+        let out = &mut out[..h];
+        out.copy_from_slice(&entry.values[..h]);
+        let (mut r, mut a) = (removed.as_slice(), added.as_slice());
+        while !r.is_empty() || !a.is_empty() {
+            let (rn, an) = (r.len().min(8), a.len().min(8));
+            let mut subs: [&[i16]; 8] = [&[]; 8];
+            let mut adds: [&[i16]; 8] = [&[]; 8];
+            for (s, &f) in subs.iter_mut().zip(&r[..rn]) {
+                *s = row(f);
+            }
+            for (s, &f) in adds.iter_mut().zip(&a[..an]) {
+                *s = row(f);
+            }
+            simd::update(&mut entry.values[..h], out, &subs[..rn], &adds[..an]);
+            out.copy_from_slice(&entry.values[..h]);
+            (r, a) = (&r[rn..], &a[an..]);
+        }
+        entry.features.clear();
+        entry
+            .features
+            .try_extend_from_slice(active)
+            .expect("no more than MAX_ACTIVE features");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::search_game::FeatureSet;
+    use crate::rng::Rng;
+
+    #[test]
+    fn a_cached_refresh_gives_the_sum_of_the_features() {
+        let (features, hidden) = (300, 32);
+        let mut rng = Rng::new(7);
+        let net = Network {
+            game: "testgame".into(),
+            feature_set: FeatureSet::Plain,
+            features,
+            hidden,
+            ft_weights: (0..features * hidden)
+                .map(|_| rng.below(201) as i16 - 100)
+                .collect(),
+            ft_bias: (0..hidden).map(|i| i as i16).collect(),
+            out_weights: (0..2 * hidden).map(|_| 1).collect(),
+            out_bias: 0,
+        };
+        let mut cache = AccumulatorCache::new(&net, 3);
+        let mut out = [0i16; MAX_HIDDEN];
+        // Random feature sets of up to 100 features, through random slots: each refresh must
+        // equal the sum from scratch, whatever the slot held before.
+        for _ in 0..200 {
+            let n = rng.below(100);
+            let mut active: Vec<u16> = (0..n).map(|_| rng.below(features) as u16).collect();
+            active.sort_unstable();
+            active.dedup();
+            let want = net.accumulate(&active);
+            active.reverse();
+            let (p, slot) = (rng.below(2), rng.below(3));
+            cache.refresh(&net, p, slot, &mut active, &mut out);
+            assert_eq!(&out[..hidden], want.as_slice());
+        }
     }
 }

@@ -5,11 +5,13 @@
 //! output. In integers: accumulators in units of 1/[`QA`], output weights in units of 1/[`QB`];
 //! the output, in units of 1/(QA·QB), times [`SCALE`] is centipawns.
 //!
-//! File (little-endian): `TSUBNNUE`, version `u16`, the game's name padded to 20 bytes, feature
-//! count `u32`, hidden size `u32`; the feature weights (`i16`, feature-major), the hidden biases
-//! (`i16`), the output weights (`i16`, 2 × hidden), the output bias (`i32`); a CRC-32 of everything
-//! before it.
+//! File (little-endian): `TSUBNNUE`, version `u16` (2), the game's name padded to 20 bytes, feature
+//! count `u32`, hidden size `u32`, feature set `u32` ([`FeatureSet::code`]); the feature weights
+//! (`i16`, feature-major), the hidden biases (`i16`), the output weights (`i16`, 2 × hidden), the
+//! output bias (`i32`); a CRC-32 of everything before it. Version 1 had no feature set field (its
+//! networks are [`FeatureSet::Plain`]) and is still read.
 
+use super::FeatureSet;
 use super::simd::{self, MAX_OUT_WEIGHT};
 use std::io::Read;
 use std::ops::Deref;
@@ -26,19 +28,52 @@ pub const SCALE: i32 = 400;
 pub const MAX_HIDDEN: usize = 512;
 /// The first bytes of a network file.
 pub const MAGIC: &[u8; 8] = b"TSUBNNUE";
-/// Version of the file layout.
-pub const VERSION: u16 = 1;
+/// Version of the file layout this build writes.
+pub const VERSION: u16 = 2;
 /// Bytes of the game's name in the header.
 const NAME_LEN: usize = 20;
-/// Bytes of the header: magic, version, the game's name, feature count and hidden size.
-const HEADER_LEN: usize = 8 + 2 + NAME_LEN + 8;
+/// Bytes of the header of version 1: magic, version, the game's name, feature count and hidden
+/// size.
+const HEADER_V1: usize = 8 + 2 + NAME_LEN + 8;
+/// Bytes of the header of version 2: version 1's and the feature set.
+const HEADER_LEN: usize = HEADER_V1 + 4;
+
+/// What a header says: its length, the feature set, the feature count and the hidden size;
+/// an error for a file that is no network of a version this build reads.
+fn parse_header(bytes: &[u8]) -> Result<(usize, FeatureSet, usize, usize), String> {
+    if bytes.len() < HEADER_V1 || &bytes[..8] != MAGIC {
+        return Err("not a tsubame network (no TSUBNNUE header)".into());
+    }
+    let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
+    let (f, h) = (
+        u32_at(10 + NAME_LEN) as usize,
+        u32_at(14 + NAME_LEN) as usize,
+    );
+    match u16::from_le_bytes([bytes[8], bytes[9]]) {
+        1 => Ok((HEADER_V1, FeatureSet::Plain, f, h)),
+        2 if bytes.len() >= HEADER_LEN => {
+            let code = u32_at(HEADER_V1);
+            let set = FeatureSet::from_code(code).ok_or_else(|| {
+                format!("the network's feature set {code} is unknown to this build")
+            })?;
+            Ok((HEADER_LEN, set, f, h))
+        }
+        2 => Err("the network file is cut short in its header".into()),
+        v => Err(format!(
+            "network version {v}, this build reads 1 and {VERSION}"
+        )),
+    }
+}
 
 /// Reads the network file at `path` for [`Network::from_bytes`]. Only a regular file is read
 /// (never a device, pipe or terminal such as `/dev/stdin` or `/dev/zero`, which would block or
 /// never end), and only when its size is the one its header gives for the game it names, whose
-/// feature count `features` tells (`None`: a game without networks): so at most the size of the
-/// largest network the engine accepts is ever read or allocated.
-pub fn read_file(path: &Path, features: impl Fn(&str) -> Option<usize>) -> Result<Vec<u8>, String> {
+/// feature count in the file's feature set `features` tells (`None`: a game without networks):
+/// so at most the size of the largest network the engine accepts is ever read or allocated.
+pub fn read_file(
+    path: &Path,
+    features: impl Fn(&str, FeatureSet) -> Option<usize>,
+) -> Result<Vec<u8>, String> {
     let cannot = |e: std::io::Error| format!("cannot read it: {e}");
     // Checked before opening: opening a named pipe would block until someone writes to it.
     let meta = std::fs::metadata(path).map_err(cannot)?;
@@ -53,27 +88,25 @@ pub fn read_file(path: &Path, features: impl Fn(&str) -> Option<usize>) -> Resul
         .take(HEADER_LEN as u64)
         .read_to_end(&mut header)
         .map_err(cannot)?;
-    if header.len() < HEADER_LEN || &header[..8] != MAGIC {
-        return Err("not a tsubame network (no TSUBNNUE header)".into());
-    }
+    let (head_len, set, _, h) = parse_header(&header)?;
     let name = String::from_utf8_lossy(&header[10..10 + NAME_LEN])
         .trim_end_matches('\0')
         .to_string();
-    let Some(f) = features(&name) else {
+    let Some(f) = features(&name, set) else {
         return Err(format!(
             "the network is for '{}', a game without a learned evaluation",
             name.escape_debug()
         ));
     };
-    let h = u32::from_le_bytes(header[14 + NAME_LEN..].try_into().unwrap()) as usize;
     if h == 0 || h > MAX_HIDDEN {
         return Err(format!("the network's hidden size {h} is not supported"));
     }
     // Header, weights and biases (`i16`), output bias (`i32`), checksum (`u32`).
-    let expected = (HEADER_LEN + 2 * (f * h + h + 2 * h) + 8) as u64;
+    let expected = (head_len + 2 * (f * h + h + 2 * h) + 8) as u64;
     if meta_open.len() != expected {
         return Err(format!(
-            "the file has {} bytes, a {name} network of hidden size {h} has {expected}",
+            "the file has {} bytes, a {name} network ({set} features) of hidden size {h} has \
+             {expected}",
             meta_open.len()
         ));
     }
@@ -145,6 +178,8 @@ impl FromIterator<i16> for Weights {
 pub struct Network {
     /// The name of the game it evaluates, as the registry spells it.
     pub game: String,
+    /// The input features it sees.
+    pub feature_set: FeatureSet,
     /// Number of input features.
     pub features: usize,
     /// Accumulator width per perspective.
@@ -171,6 +206,7 @@ impl Network {
         out.extend_from_slice(&name);
         out.extend_from_slice(&(self.features as u32).to_le_bytes());
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        out.extend_from_slice(&self.feature_set.code().to_le_bytes());
         for w in self
             .ft_weights
             .iter()
@@ -195,39 +231,33 @@ impl Network {
             .to_string())
     }
 
-    /// Reads a network file, checking its header, size and checksum; `game`, `features` and
-    /// `hidden` must be what the caller expects (`None`: any hidden size).
+    /// Reads a network file, checking its header, size and checksum; `game` must be the one
+    /// the caller expects, the feature count the one `features` gives for the file's feature
+    /// set, and the hidden size `hidden` (`None`: any).
     pub fn from_bytes(
         bytes: &[u8],
         game: &str,
-        features: usize,
+        features: impl Fn(FeatureSet) -> usize,
         hidden: Option<usize>,
     ) -> Result<Network, String> {
-        let head = HEADER_LEN;
-        if bytes.len() < head + 8 || &bytes[..8] != MAGIC {
+        if bytes.len() < HEADER_V1 + 8 || &bytes[..8] != MAGIC {
             return Err("not a tsubame network (no TSUBNNUE header)".into());
         }
         let (body, crc) = bytes.split_at(bytes.len() - 4);
         if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().unwrap()) {
             return Err("the network file is damaged (checksum mismatch)".into());
         }
-        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-        if version != VERSION {
-            return Err(format!(
-                "network version {version}, this build reads {VERSION}"
-            ));
-        }
+        let (head, feature_set, f, h) = parse_header(body)?;
         let name = String::from_utf8_lossy(&bytes[10..10 + NAME_LEN])
             .trim_end_matches('\0')
             .to_string();
         if name != game {
             return Err(format!("the network is for {name}, not {game}"));
         }
-        let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap()) as usize;
-        let (f, h) = (u32_at(10 + NAME_LEN), u32_at(14 + NAME_LEN));
-        if f != features {
+        let want = features(feature_set);
+        if f != want {
             return Err(format!(
-                "the network has {f} input features, {game} needs {features}"
+                "the network has {f} input features, {game} needs {want} for {feature_set} features"
             ));
         }
         if h == 0 || h > MAX_HIDDEN || hidden.is_some_and(|want| want != h) {
@@ -255,6 +285,7 @@ impl Network {
         }
         Ok(Network {
             game: name,
+            feature_set,
             features: f,
             hidden: h,
             ft_weights,
@@ -322,6 +353,7 @@ mod tests {
     fn tiny() -> Network {
         Network {
             game: "testgame".into(),
+            feature_set: FeatureSet::Plain,
             features: 3,
             hidden: 2,
             ft_weights: [100, -50, 20, 30, -5, 255].into_iter().collect(),
@@ -336,24 +368,71 @@ mod tests {
         let n = tiny();
         let bytes = n.to_bytes();
         assert_eq!(
-            Network::from_bytes(&bytes, "testgame", 3, None),
+            Network::from_bytes(&bytes, "testgame", |_| 3, None),
             Ok(n.clone())
         );
         assert!(
-            Network::from_bytes(&bytes, "othergame", 3, None)
+            Network::from_bytes(&bytes, "othergame", |_| 3, None)
                 .unwrap_err()
                 .contains("testgame")
         );
-        assert!(Network::from_bytes(&bytes, "testgame", 4, None).is_err());
-        assert!(Network::from_bytes(&bytes, "testgame", 3, Some(8)).is_err());
+        assert!(Network::from_bytes(&bytes, "testgame", |_| 4, None).is_err());
+        assert!(Network::from_bytes(&bytes, "testgame", |_| 3, Some(8)).is_err());
         let mut bad = bytes.clone();
         bad[40] ^= 1;
         assert!(
-            Network::from_bytes(&bad, "testgame", 3, None)
+            Network::from_bytes(&bad, "testgame", |_| 3, None)
                 .unwrap_err()
                 .contains("damaged")
         );
-        assert!(Network::from_bytes(&bytes[..bytes.len() - 3], "testgame", 3, None).is_err());
+        assert!(Network::from_bytes(&bytes[..bytes.len() - 3], "testgame", |_| 3, None).is_err());
+    }
+
+    #[test]
+    fn the_feature_set_is_read_from_the_file() {
+        let mut n = tiny();
+        n.feature_set = FeatureSet::KingBuckets;
+        n.features = 6;
+        n.ft_weights = (0..12).collect();
+        let bytes = n.to_bytes();
+        let count = |set| match set {
+            FeatureSet::Plain => 3,
+            FeatureSet::KingBuckets => 6,
+        };
+        assert_eq!(Network::from_bytes(&bytes, "testgame", count, None), Ok(n));
+        // A game whose king buckets have another count refuses it, naming the set.
+        let err = Network::from_bytes(&bytes, "testgame", |_| 3, None).unwrap_err();
+        assert!(err.contains("king-buckets"), "{err}");
+        // An unknown set is refused (the checksum made right, so that only the set is wrong).
+        let mut bad = bytes[..bytes.len() - 4].to_vec();
+        bad[HEADER_V1] = 7;
+        let crc = crc32fast::hash(&bad);
+        bad.extend_from_slice(&crc.to_le_bytes());
+        let err = Network::from_bytes(&bad, "testgame", count, None).unwrap_err();
+        assert!(err.contains("feature set 7"), "{err}");
+    }
+
+    #[test]
+    fn a_version_1_file_is_read_as_plain() {
+        // Version 1: no feature set field.
+        let v2 = tiny().to_bytes();
+        let mut v1 = v2[..HEADER_V1].to_vec();
+        v1[8..10].copy_from_slice(&1u16.to_le_bytes());
+        v1.extend_from_slice(&v2[HEADER_LEN..v2.len() - 4]);
+        let crc = crc32fast::hash(&v1);
+        v1.extend_from_slice(&crc.to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&v1, "testgame", |_| 3, None),
+            Ok(tiny())
+        );
+        let mut v3 = v2.clone();
+        v3[8] = 3;
+        let body = &v3[..v3.len() - 4];
+        let crc = crc32fast::hash(body);
+        let n = v3.len();
+        v3[n - 4..].copy_from_slice(&crc.to_le_bytes());
+        let err = Network::from_bytes(&v3, "testgame", |_| 3, None).unwrap_err();
+        assert!(err.contains("version 3"), "{err}");
     }
 
     #[test]

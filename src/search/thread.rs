@@ -15,7 +15,8 @@ use crate::core::color::Color;
 use crate::core::moves::{GameMove, ListStore, MoveList};
 use crate::core::repetition::HistoryEntry;
 use crate::core::search_game::MoveDelta;
-use crate::nnue::accumulator::Accumulator;
+use crate::nnue::accumulator::{Accumulator, AccumulatorCache, MAX_ACTIVE};
+use crate::nnue::network::Network;
 
 /// A root move with what the last iterations said of it.
 #[derive(Clone, Debug)]
@@ -70,6 +71,11 @@ pub(super) struct Worker<'a, G: SearchGame> {
     pub acc: Box<[Accumulator]>,
     /// The feature changes of the move into each ply.
     pub deltas: Box<[MoveDelta]>,
+    /// The accumulators a refresh starts from, when a network is in use.
+    cache: Option<Box<AccumulatorCache>>,
+    /// The features of a perspective being refreshed (kept, so that a refresh allocates
+    /// nothing).
+    active: Vec<u16>,
 }
 
 impl<'a, G: SearchGame> Worker<'a, G> {
@@ -155,6 +161,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             pickers: (0..MAX_PLY + 4).map(|_| MovePicker::default()).collect(),
             acc: Self::root_accumulators(root, setup),
             deltas: vec![MoveDelta::default(); MAX_PLY + 4].into_boxed_slice(),
+            cache: setup
+                .nnue
+                .map(|net| Box::new(AccumulatorCache::new(net, G::NNUE_SLOTS))),
+            active: Vec::with_capacity(MAX_ACTIVE),
         }
     }
 
@@ -180,8 +190,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             (0..MAX_PLY + 4).map(|_| Accumulator::default()).collect();
         if let Some(net) = setup.nnue {
             let (mut black, mut white) = (Vec::new(), Vec::new());
-            root.nnue_features(Color::Black, &mut black);
-            root.nnue_features(Color::White, &mut white);
+            root.nnue_features(net.feature_set, Color::Black, &mut black);
+            root.nnue_features(net.feature_set, Color::White, &mut white);
             acc[0].refresh(net, [&black, &white]);
         }
         acc
@@ -197,22 +207,46 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
     }
 
-    /// The static evaluation of `pos` at `ply`: the network's, its accumulator brought up to
-    /// date from the nearest computed ply, or the hand-written one.
+    /// The static evaluation of `pos` at `ply`: the network's, each perspective of its
+    /// accumulator brought up to date from the nearest ply where it is computed (or refreshed
+    /// from the cache when a move since changed all its features), or the hand-written one.
     #[inline]
     pub fn static_eval(&mut self, pos: &G, ply: usize) -> i32 {
         let Some(net) = self.setup.nnue else {
             return pos.evaluate(&self.params);
         };
-        let mut first = ply;
-        while first > 0 && !self.acc[first].computed {
-            first -= 1;
-        }
-        for i in first + 1..=ply {
-            let (done, rest) = self.acc.split_at_mut(i);
-            rest[0].update_from(&done[i - 1], net, &self.deltas[i]);
+        for p in 0..2 {
+            let mut first = ply;
+            let mut refresh = false;
+            while first > 0 && !self.acc[first].computed[p] {
+                refresh |= self.deltas[first].refresh[p];
+                first -= 1;
+            }
+            if refresh {
+                self.refresh(pos, ply, p, net);
+                continue;
+            }
+            for i in first + 1..=ply {
+                let (done, rest) = self.acc.split_at_mut(i);
+                rest[0].update_from(&done[i - 1], net, &self.deltas[i], p);
+            }
         }
         self.acc[ply].evaluate(net, pos.side_to_move())
+    }
+
+    /// Computes perspective `p` of the accumulator of `pos` at `ply` through the cache.
+    #[inline(never)]
+    fn refresh(&mut self, pos: &G, ply: usize, p: usize, net: &Network) {
+        let color = Color::ALL[p];
+        self.active.clear();
+        pos.nnue_features(net.feature_set, color, &mut self.active);
+        let slot = pos.nnue_slot(net.feature_set, color);
+        let cache = self
+            .cache
+            .as_mut()
+            .expect("a cache whenever a network is in use");
+        cache.refresh(net, p, slot, &mut self.active, &mut self.acc[ply].values[p]);
+        self.acc[ply].computed[p] = true;
     }
 
     /// Starts fetching the table entry of the position after `mv` from memory, when the game
@@ -253,9 +287,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     /// a null move), for the accumulators.
     #[inline]
     pub fn enter_child(&mut self, pos: &G, mv: Option<G::Move>, ply: usize) {
-        if self.setup.nnue.is_some() {
-            self.deltas[ply + 1] = mv.map_or_else(MoveDelta::default, |mv| pos.nnue_delta(mv));
-            self.acc[ply + 1].computed = false;
+        if let Some(net) = self.setup.nnue {
+            self.deltas[ply + 1] =
+                mv.map_or_else(MoveDelta::default, |mv| pos.nnue_delta(net.feature_set, mv));
+            self.acc[ply + 1].computed = [false; 2];
         }
     }
 

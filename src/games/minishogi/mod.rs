@@ -82,7 +82,7 @@ static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
     crate::nnue::built_in(
         include_bytes!("minishogi.nnue"),
         Mini::NAME,
-        Layout::<Mini>::FEATURES,
+        Layout::<Mini>::feature_count,
     )
 });
 

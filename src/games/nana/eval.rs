@@ -124,14 +124,24 @@ impl SearchGame for Nana {
         list.extend(all.into_iter().filter(|&m| self.is_capture(m)));
     }
 
-    const NNUE_FEATURES: usize = super::nnue::FEATURES;
+    /// Nana shogi's networks have the plain features only.
+    fn nnue_feature_count(set: crate::nnue::FeatureSet) -> usize {
+        match set {
+            crate::nnue::FeatureSet::Plain => super::nnue::FEATURES,
+            crate::nnue::FeatureSet::KingBuckets => 0,
+        }
+    }
 
-    fn nnue_features(&self, perspective: Color, out: &mut Vec<u16>) {
+    fn nnue_features(&self, _set: crate::nnue::FeatureSet, perspective: Color, out: &mut Vec<u16>) {
         super::nnue::active(self, perspective, out);
     }
 
     #[inline]
-    fn nnue_delta(&self, mv: Move) -> crate::core::search_game::MoveDelta {
+    fn nnue_delta(
+        &self,
+        _set: crate::nnue::FeatureSet,
+        mv: Move,
+    ) -> crate::core::search_game::MoveDelta {
         let mut delta = crate::core::search_game::MoveDelta::default();
         for c in Color::ALL {
             let d = super::nnue::delta(self, mv, c);

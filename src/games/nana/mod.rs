@@ -159,11 +159,9 @@ impl HasExactTable for Nana {
 /// The nana shogi network built into the binary, trained on the solved table (how it was made:
 /// `docs/nnue.md`).
 static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
-    crate::nnue::built_in(
-        include_bytes!("nanashogi.nnue"),
-        position::NAME,
-        nnue::FEATURES,
-    )
+    crate::nnue::built_in(include_bytes!("nanashogi.nnue"), position::NAME, |_| {
+        nnue::FEATURES
+    })
 });
 
 /// The nana shogi network built into the binary.

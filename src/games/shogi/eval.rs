@@ -9,6 +9,7 @@ use crate::core::bitboard::Bitboard;
 use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::square::{Geometry, Square};
+use crate::nnue::FeatureSet;
 
 /// The tunable weights of one variant's evaluation (centipawns).
 #[derive(Clone, Copy, Debug)]
@@ -224,20 +225,35 @@ impl<V: Variant> crate::core::search_game::SearchGame for Board<V> {
         Board::mate_in_one(self)
     }
 
-    const NNUE_FEATURES: usize = super::nnue::Layout::<V>::FEATURES;
+    fn nnue_feature_count(set: FeatureSet) -> usize {
+        super::nnue::Layout::<V>::feature_count(set)
+    }
 
-    fn nnue_features(&self, perspective: Color, out: &mut Vec<u16>) {
-        super::nnue::Layout::<V>::active(self, perspective, out);
+    fn nnue_features(&self, set: FeatureSet, perspective: Color, out: &mut Vec<u16>) {
+        super::nnue::Layout::<V>::active(self, set, perspective, out);
     }
 
     #[inline]
-    fn nnue_delta(&self, mv: crate::core::moves::Move) -> crate::core::search_game::MoveDelta {
+    fn nnue_delta(
+        &self,
+        set: FeatureSet,
+        mv: crate::core::moves::Move,
+    ) -> crate::core::search_game::MoveDelta {
         let mut delta = crate::core::search_game::MoveDelta::default();
         for c in Color::ALL {
-            let d = super::nnue::Layout::<V>::delta(self, mv, c);
-            delta.set(c, &d.removed, &d.added);
+            match super::nnue::Layout::<V>::delta(self, set, mv, c) {
+                Some(d) => delta.set(c, &d.removed, &d.added),
+                None => delta.set_refresh(c),
+            }
         }
         delta
+    }
+
+    const NNUE_SLOTS: usize = super::nnue::Layout::<V>::SLOTS;
+
+    #[inline]
+    fn nnue_slot(&self, set: FeatureSet, perspective: Color) -> usize {
+        super::nnue::Layout::<V>::slot(self, set, perspective)
     }
 
     #[inline]

@@ -219,7 +219,7 @@ static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
     crate::nnue::built_in(
         include_bytes!("shogi.nnue"),
         Standard::NAME,
-        nnue::Layout::<Standard>::FEATURES,
+        nnue::Layout::<Standard>::feature_count,
     )
 });
 

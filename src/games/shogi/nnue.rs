@@ -7,10 +7,19 @@
 //!   (the first pawn, the second pawn, …: holding 3 pawns sets the first three): a thermometer, so
 //!   that the network learns what each extra piece in hand is worth.
 //!
-//! No king buckets: with self-play data of a few million positions, a king-relative feature set
-//! (81 times larger) would leave most weights untrained; the hidden layer can still combine the
-//! king's square with the rest. Shogi: 2,268 board + 76 hand = 2,344 features; minishogi: 700
-//! board + 22 hand = 722 (hand features follow the game's piece set).
+//! Shogi: 2,268 board + 76 hand = 2,344 features; minishogi: 700 board + 22 hand = 722 (hand
+//! features follow the game's piece set). These are the [`FeatureSet::Plain`] features.
+//!
+//! **King buckets** ([`FeatureSet::KingBuckets`]): the perspective's own king square picks a
+//! bucket, and each bucket has its own copy of the plain features. The board is first mirrored
+//! left to right when the king stands right of the middle file (as the perspective sees it), so
+//! that the king is always on the left half or the middle file; then the bucket is the king's
+//! distance from its own back rank (0, 1, 2, 3 or more in shogi; 0, 1, 2 or more in minishogi)
+//! by its file (the two edge files, the next two, the middle file in shogi; the two edge files,
+//! the middle file in minishogi): 12 buckets in shogi (28,128 features), 6 in minishogi (4,332).
+//! A position without the perspective's king (a tsume problem's attacker) uses bucket 0,
+//! unmirrored. A king move into another bucket or across the middle file changes every feature
+//! of its own perspective: [`Layout::delta`] then asks for a refresh.
 
 use super::Variant;
 use super::position::Board;
@@ -19,7 +28,7 @@ use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::moves::Move;
 use crate::core::square::Square;
-use crate::nnue::Delta;
+use crate::nnue::{Delta, FeatureSet};
 
 /// The feature layout of shogi-family game `V`.
 pub struct Layout<V: Variant>(std::marker::PhantomData<V>);
@@ -44,16 +53,94 @@ impl<V: Variant> Layout<V> {
     /// Hand features per owner.
     const HAND: usize = Self::hand_offset(HAND_KIND_COUNT);
 
-    /// Number of input features.
+    /// Number of input features of the plain set (one bucket's worth).
     pub const FEATURES: usize = Self::BOARD + 2 * Self::HAND;
+
+    /// The middle file (zero-based; the files are odd in number).
+    const MIDDLE: usize = (V::GEOMETRY.files as usize - 1) / 2;
+    /// Groups of the king's file, after mirroring: pairs of files from the edge, the middle
+    /// file alone.
+    const FILE_GROUPS: usize = Self::MIDDLE / 2 + 1;
+    /// Groups of the king's distance from its back rank: 0, 1, 2 and more (3 and more on a
+    /// board of 9 ranks).
+    const RANK_GROUPS: usize = if V::GEOMETRY.ranks >= 9 { 4 } else { 3 };
+    /// Number of king buckets.
+    pub const BUCKETS: usize = Self::FILE_GROUPS * Self::RANK_GROUPS;
+    /// Refresh slots: one per bucket and mirroring.
+    pub const SLOTS: usize = 2 * Self::BUCKETS;
+
+    /// Number of input features of feature set `set`.
+    pub const fn feature_count(set: FeatureSet) -> usize {
+        match set {
+            FeatureSet::Plain => Self::FEATURES,
+            FeatureSet::KingBuckets => Self::BUCKETS * Self::FEATURES,
+        }
+    }
+
+    /// The king bucket of `perspective` in `pos` and whether its board is mirrored (bucket 0,
+    /// unmirrored, without a king on the board).
+    #[inline]
+    pub fn king_bucket(pos: &Board<V>, perspective: Color) -> (usize, bool) {
+        pos.king(perspective)
+            .map_or((0, false), |king| Self::bucket_of(perspective, king))
+    }
+
+    /// The king bucket and mirroring of `perspective` with its king on `king`.
+    #[inline]
+    fn bucket_of(perspective: Color, king: Square) -> (usize, bool) {
+        let sq = Self::seen_from(perspective, king.index());
+        let ranks = V::GEOMETRY.ranks as usize;
+        let (file, rank) = (sq / ranks, sq % ranks);
+        let files = V::GEOMETRY.files as usize;
+        let mirror = file > Self::MIDDLE;
+        let file = if mirror { files - 1 - file } else { file };
+        let file_group = if file == Self::MIDDLE {
+            Self::FILE_GROUPS - 1
+        } else {
+            file / 2
+        };
+        let rank_group = (ranks - 1 - rank).min(Self::RANK_GROUPS - 1);
+        (rank_group * Self::FILE_GROUPS + file_group, mirror)
+    }
+
+    /// The index of square `sq` as `perspective` sees the board (turned 180° for White).
+    #[inline(always)]
+    const fn seen_from(perspective: Color, sq: usize) -> usize {
+        match perspective {
+            Color::Black => sq,
+            Color::White => Self::SQUARES - 1 - sq,
+        }
+    }
+
+    /// The refresh slot of `perspective` in `pos` for set `set`.
+    #[inline]
+    pub fn slot(pos: &Board<V>, set: FeatureSet, perspective: Color) -> usize {
+        match set {
+            FeatureSet::Plain => 0,
+            FeatureSet::KingBuckets => {
+                let (bucket, mirror) = Self::king_bucket(pos, perspective);
+                2 * bucket + mirror as usize
+            }
+        }
+    }
+
+    /// The feature of set `set` that the plain feature `plain` is in `perspective`'s bucket
+    /// and mirroring `(bucket, mirror)` (the plain set ignores them).
+    #[inline(always)]
+    fn in_bucket(set: FeatureSet, plain: usize, (bucket, mirror): (usize, bool)) -> u16 {
+        match set {
+            FeatureSet::Plain => plain as u16,
+            FeatureSet::KingBuckets => {
+                let f = if mirror { Self::mirrored(plain) } else { plain };
+                (bucket * Self::FEATURES + f) as u16
+            }
+        }
+    }
 
     /// The feature of `piece` on `sq` seen from `perspective`.
     #[inline(always)]
     pub fn board_feature(perspective: Color, piece: Piece, sq: Square) -> usize {
-        let sq = match perspective {
-            Color::Black => sq.index(),
-            Color::White => Self::SQUARES - 1 - sq.index(),
-        };
+        let sq = Self::seen_from(perspective, sq.index());
         let theirs = (piece.color() != perspective) as usize;
         (theirs * KIND_COUNT + piece.kind().index()) * Self::SQUARES + sq
     }
@@ -70,10 +157,10 @@ impl<V: Variant> Layout<V> {
         Some(Self::BOARD + theirs * Self::HAND + Self::hand_offset(k) + n as usize - 1)
     }
 
-    /// The feature that `feature` becomes when the position is mirrored left to right (the
-    /// first file swapped with the last): the board feature of the mirrored square, the same
-    /// hand feature. The rules are symmetric, so the mirrored position has the same value; the
-    /// trainer uses this to learn from each position twice.
+    /// The plain feature that the plain feature `feature` becomes when the position is mirrored
+    /// left to right (the first file swapped with the last): the board feature of the mirrored
+    /// square, the same hand feature. The rules are symmetric, so the mirrored position has the
+    /// same value; the trainer uses this to learn from each position twice.
     pub fn mirrored(feature: usize) -> usize {
         if feature >= Self::BOARD {
             return feature;
@@ -85,10 +172,15 @@ impl<V: Variant> Layout<V> {
         block * Self::SQUARES + (files - 1 - file) * ranks + rank
     }
 
-    /// Appends the active features of `pos` seen from `perspective` to `out`.
-    pub fn active(pos: &Board<V>, perspective: Color, out: &mut Vec<u16>) {
+    /// Appends the active features of set `set` of `pos` seen from `perspective` to `out`.
+    pub fn active(pos: &Board<V>, set: FeatureSet, perspective: Color, out: &mut Vec<u16>) {
+        let bucket = match set {
+            FeatureSet::Plain => (0, false),
+            FeatureSet::KingBuckets => Self::king_bucket(pos, perspective),
+        };
         for sq in pos.occupied() {
-            out.push(Self::board_feature(perspective, pos.piece_at(sq), sq) as u16);
+            let f = Self::board_feature(perspective, pos.piece_at(sq), sq);
+            out.push(Self::in_bucket(set, f, bucket));
         }
         for owner in Color::ALL {
             let hand = pos.hand(owner);
@@ -96,7 +188,7 @@ impl<V: Variant> Layout<V> {
                 let kind = Kind::from_code(k as u8);
                 for n in 1..=hand.count(kind) {
                     if let Some(f) = Self::hand_feature(perspective, owner, kind, n) {
-                        out.push(f as u16);
+                        out.push(Self::in_bucket(set, f, bucket));
                     }
                 }
             }
@@ -105,42 +197,63 @@ impl<V: Variant> Layout<V> {
 }
 
 impl<V: Variant> Layout<V> {
-    /// What the legal move `mv` of `pos` changes in the features seen from `perspective`.
-    pub fn delta(pos: &Board<V>, mv: Move, perspective: Color) -> Delta {
+    /// What the legal move `mv` of `pos` changes in the features of set `set` seen from
+    /// `perspective`; `None` when it changes them all (the perspective's king entering another
+    /// bucket or crossing the middle file), so that the accumulator must be refreshed.
+    #[inline]
+    pub fn delta(pos: &Board<V>, set: FeatureSet, mv: Move, perspective: Color) -> Option<Delta> {
         let mut d = Delta::default();
         let us = pos.side_to_move();
         let to = mv.to();
+        let bucket = match set {
+            FeatureSet::Plain => (0, false),
+            FeatureSet::KingBuckets => {
+                let bucket = Self::king_bucket(pos, perspective);
+                if perspective == us
+                    && !mv.is_drop()
+                    && pos.king(us) == Some(mv.from())
+                    && Self::bucket_of(us, to) != bucket
+                {
+                    return None;
+                }
+                bucket
+            }
+        };
+        let feature = |f: usize| Self::in_bucket(set, f, bucket);
         if mv.is_drop() {
             let kind = Kind::from_code(mv.drop_piece());
             if let Some(f) = Self::hand_feature(perspective, us, kind, pos.hand(us).count(kind)) {
-                d.removed.push(f as u16);
+                d.removed.push(feature(f));
             }
-            d.added
-                .push(Self::board_feature(perspective, Piece::new(us, kind), to) as u16);
-            return d;
+            d.added.push(feature(Self::board_feature(
+                perspective,
+                Piece::new(us, kind),
+                to,
+            )));
+            return Some(d);
         }
         let from = mv.from();
         let piece = pos.piece_at(from);
         d.removed
-            .push(Self::board_feature(perspective, piece, from) as u16);
+            .push(feature(Self::board_feature(perspective, piece, from)));
         let placed = if mv.is_promotion() {
             Piece::new(us, piece.kind().promoted())
         } else {
             piece
         };
         d.added
-            .push(Self::board_feature(perspective, placed, to) as u16);
+            .push(feature(Self::board_feature(perspective, placed, to)));
         let victim = pos.piece_at(to);
         if !victim.is_none() {
             d.removed
-                .push(Self::board_feature(perspective, victim, to) as u16);
+                .push(feature(Self::board_feature(perspective, victim, to)));
             let kind = victim.kind().unpromoted();
             if let Some(f) = Self::hand_feature(perspective, us, kind, pos.hand(us).count(kind) + 1)
             {
-                d.added.push(f as u16);
+                d.added.push(feature(f));
             }
         }
-        d
+        Some(d)
     }
 }
 
@@ -160,22 +273,61 @@ mod tests {
     #[test]
     fn both_sides_see_the_start_position_alike() {
         fn check<V: Variant>(pos: &Board<V>) {
-            let (mut b, mut w) = (Vec::new(), Vec::new());
-            Layout::<V>::active(pos, Color::Black, &mut b);
-            Layout::<V>::active(pos, Color::White, &mut w);
-            b.sort_unstable();
-            w.sort_unstable();
-            assert_eq!(b, w);
-            assert!(b.iter().all(|&f| (f as usize) < Layout::<V>::FEATURES));
+            for set in FeatureSet::ALL {
+                let (mut b, mut w) = (Vec::new(), Vec::new());
+                Layout::<V>::active(pos, set, Color::Black, &mut b);
+                Layout::<V>::active(pos, set, Color::White, &mut w);
+                b.sort_unstable();
+                w.sort_unstable();
+                assert_eq!(b, w);
+                assert!(
+                    b.iter()
+                        .all(|&f| (f as usize) < Layout::<V>::feature_count(set))
+                );
+            }
         }
         check(&Shogi::startpos());
         check(&Minishogi::startpos());
         let hands = Shogi::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 2P3p 1").unwrap();
         let (mut b, mut w) = (Vec::new(), Vec::new());
-        Layout::<Standard>::active(&hands, Color::Black, &mut b);
-        Layout::<Standard>::active(&hands, Color::White, &mut w);
+        Layout::<Standard>::active(&hands, FeatureSet::Plain, Color::Black, &mut b);
+        Layout::<Standard>::active(&hands, FeatureSet::Plain, Color::White, &mut w);
         assert_eq!(b.len(), 2 + 5);
         assert_ne!(b, w);
+    }
+
+    #[test]
+    fn king_buckets_follow_the_kings_square() {
+        assert_eq!(Layout::<Standard>::BUCKETS, 12);
+        assert_eq!(Layout::<Mini>::BUCKETS, 6);
+        assert_eq!(
+            Layout::<Standard>::feature_count(FeatureSet::KingBuckets),
+            12 * 2344
+        );
+        // (SFEN, Black's bucket and mirroring, White's.) Shogi buckets: rank group (0 = back
+        // rank, 3 = four or more ranks up) × 3 + file group (0: the two edge files, 1: the next
+        // two, 2: the middle file); a king right of the middle, as its side sees the board,
+        // is mirrored.
+        type Bucket = (usize, bool);
+        let cases: [(&str, Bucket, Bucket); 5] = [
+            ("4k4/9/9/9/9/9/9/9/4K4 b - 1", (2, false), (2, false)),
+            ("k8/9/9/9/9/9/9/9/8K b - 1", (0, false), (0, false)),
+            ("8k/9/9/9/9/9/9/9/K8 b - 1", (0, true), (0, true)),
+            ("9/1k7/9/9/9/9/9/6K2/9 b - 1", (4, false), (3, false)),
+            ("9/9/9/9/4k4/9/9/9/9 b - 1", (0, false), (11, false)),
+        ];
+        for (sfen, black, white) in cases {
+            let pos = Shogi::from_sfen(sfen).unwrap();
+            let got = (
+                Layout::<Standard>::king_bucket(&pos, Color::Black),
+                Layout::<Standard>::king_bucket(&pos, Color::White),
+            );
+            assert_eq!(got, (black, white), "{sfen}");
+        }
+        // Minishogi: rank group (0, 1, 2 or more) × 2 + file group (0: edge two, 1: middle).
+        let pos = Minishogi::from_sfen("5/5/2k2/5/4K b - 1").unwrap();
+        assert_eq!(Layout::<Mini>::king_bucket(&pos, Color::Black), (0, false));
+        assert_eq!(Layout::<Mini>::king_bucket(&pos, Color::White), (5, false));
     }
 }
 
@@ -188,12 +340,13 @@ mod incremental {
     use crate::nnue::network::Network;
     use crate::rng::Rng;
 
-    /// A network with random weights for `V`.
-    fn random_network<V: Variant>(seed: u64) -> Network {
+    /// A network with random weights for `V` and feature set `set`.
+    fn random_network<V: Variant>(set: FeatureSet, seed: u64) -> Network {
         let mut rng = Rng::new(seed);
-        let (f, h) = (Layout::<V>::FEATURES, 16);
+        let (f, h) = (Layout::<V>::feature_count(set), 16);
         Network {
             game: V::NAME.into(),
+            feature_set: set,
             features: f,
             hidden: h,
             ft_weights: (0..f * h).map(|_| rng.range(-200..200)).collect(),
@@ -203,17 +356,19 @@ mod incremental {
         }
     }
 
-    /// Along random games, the accumulators updated move by move from each move's delta equal
-    /// the accumulators computed from scratch, in both perspectives.
-    fn incremental_equals_refresh<V: Variant>(games: usize, seed: u64) {
-        let net = random_network::<V>(seed);
+    /// Along random games, the accumulators updated move by move from each move's delta (or
+    /// refreshed where the delta asks for it, only when the mover's king changes bucket or
+    /// mirroring) equal the accumulators computed from scratch, in both perspectives. Returns
+    /// the number of refreshes.
+    fn incremental_equals_refresh<V: Variant>(set: FeatureSet, games: usize, seed: u64) -> usize {
+        let net = random_network::<V>(set, seed);
         let mut rng = Rng::new(seed);
-        let mut checked = 0;
+        let (mut checked, mut refreshes) = (0, 0);
         for _ in 0..games {
             let mut pos = Board::<V>::startpos();
             let refresh = |pos: &Board<V>, c: Color| {
                 let mut f = Vec::new();
-                Layout::<V>::active(pos, c, &mut f);
+                Layout::<V>::active(pos, set, c, &mut f);
                 net.accumulate(&f)
             };
             let mut acc = [refresh(&pos, Color::Black), refresh(&pos, Color::White)];
@@ -224,18 +379,29 @@ mod incremental {
                     break;
                 }
                 let mv = list[rng.below(list.len())];
-                for c in Color::ALL {
-                    let d = Layout::<V>::delta(&pos, mv, c);
-                    net.update(&mut acc[c.index()], &d.removed, &d.added);
-                }
+                let before = [Color::Black, Color::White].map(|c| Layout::<V>::slot(&pos, set, c));
+                let deltas = Color::ALL.map(|c| Layout::<V>::delta(&pos, set, mv, c));
                 pos.play(mv);
                 for c in Color::ALL {
+                    let moved = Layout::<V>::slot(&pos, set, c) != before[c.index()];
+                    match &deltas[c.index()] {
+                        Some(d) => {
+                            assert!(!moved, "{}", pos.to_sfen());
+                            net.update(&mut acc[c.index()], &d.removed, &d.added);
+                        }
+                        None => {
+                            assert!(moved, "a refresh asked in vain: {}", pos.to_sfen());
+                            acc[c.index()] = refresh(&pos, c);
+                            refreshes += 1;
+                        }
+                    }
                     assert_eq!(acc[c.index()], refresh(&pos, c), "{}", pos.to_sfen());
                 }
                 checked += 1;
             }
         }
         assert!(checked > games * 20);
+        refreshes
     }
 
     /// The SFEN of `sfen`'s position mirrored left to right: each rank's cells reversed.
@@ -293,8 +459,21 @@ mod incremental {
                 let mirror = Board::<V>::from_sfen(&mirror_sfen(&pos.to_sfen())).unwrap();
                 for c in Color::ALL {
                     let (mut a, mut b) = (Vec::new(), Vec::new());
-                    Layout::<V>::active(&pos, c, &mut a);
-                    Layout::<V>::active(&mirror, c, &mut b);
+                    Layout::<V>::active(&pos, FeatureSet::Plain, c, &mut a);
+                    Layout::<V>::active(&mirror, FeatureSet::Plain, c, &mut b);
+                    // King buckets see a position and its mirror image alike, unless the king
+                    // stands on the middle file (where neither is mirrored).
+                    let (mut ka, mut kb) = (Vec::new(), Vec::new());
+                    Layout::<V>::active(&pos, FeatureSet::KingBuckets, c, &mut ka);
+                    Layout::<V>::active(&mirror, FeatureSet::KingBuckets, c, &mut kb);
+                    ka.sort_unstable();
+                    kb.sort_unstable();
+                    let middle = pos
+                        .king(c)
+                        .is_some_and(|k| V::GEOMETRY.file(k) as usize == Layout::<V>::MIDDLE);
+                    if !middle && pos.king(c).is_some() {
+                        assert_eq!(ka, kb, "{}", pos.to_sfen());
+                    }
                     let mut a: Vec<usize> = a
                         .iter()
                         .map(|&f| Layout::<V>::mirrored(f as usize))
@@ -332,11 +511,19 @@ mod incremental {
 
     #[test]
     fn shogi_accumulators_update_exactly() {
-        incremental_equals_refresh::<Standard>(20, 5);
+        assert_eq!(
+            incremental_equals_refresh::<Standard>(FeatureSet::Plain, 20, 5),
+            0
+        );
+        assert!(incremental_equals_refresh::<Standard>(FeatureSet::KingBuckets, 20, 5) > 20);
     }
 
     #[test]
     fn minishogi_accumulators_update_exactly() {
-        incremental_equals_refresh::<Mini>(60, 6);
+        assert_eq!(
+            incremental_equals_refresh::<Mini>(FeatureSet::Plain, 60, 6),
+            0
+        );
+        assert!(incremental_equals_refresh::<Mini>(FeatureSet::KingBuckets, 60, 6) > 20);
     }
 }

@@ -7,6 +7,7 @@ use tsubame::core::color::Color;
 use tsubame::core::pack::Packable;
 use tsubame::games::Game;
 use tsubame::games::info::{ExactTable, ExactValue};
+use tsubame::nnue::FeatureSet;
 use tsubame::nnue::network::SCALE;
 use tsubame::rng::Rng;
 
@@ -42,13 +43,14 @@ impl Positions {
         )
     }
 
-    /// Appends `pos` with its targets; mirrored left to right when `mirror` is true.
-    fn push<G: Game>(&mut self, pos: &G, score: i16, result: f32, mirror: bool) {
+    /// Appends `pos` with its targets, its features of set `set`; mirrored left to right when
+    /// `mirror` is true (plain features only).
+    fn push<G: Game>(&mut self, pos: &G, set: FeatureSet, score: i16, result: f32, mirror: bool) {
         let us = pos.side_to_move();
         self.push_with(
             |side, out| {
                 let start = out.len();
-                pos.nnue_features(side, out);
+                pos.nnue_features(set, side, out);
                 if mirror {
                     for f in &mut out[start..] {
                         *f = G::mirrored_feature(*f as usize) as u16;
@@ -178,23 +180,25 @@ pub fn read_games<G: Packable>(
     Ok(report)
 }
 
-/// Loads data files of game `G`; every `val_every`-th game (by its number) is held out. With
-/// `mirror`, each training position is also added mirrored left to right (the validation set
-/// stays as recorded, so that its loss compares with a run without).
+/// Loads data files of game `G`, the positions' features of set `set`; every `val_every`-th
+/// game (by its number) is held out. With `mirror` (plain features), each training position is
+/// also added mirrored left to right (the validation set stays as recorded, so that its loss
+/// compares with a run without).
 pub fn load<G: Game + Packable>(
     paths: &[std::path::PathBuf],
     val_every: u64,
     mirror: bool,
+    set: FeatureSet,
 ) -> Result<Loaded, String> {
     let mut train = Positions::default();
     let mut validation = Positions::default();
     let report = read_games::<G>(paths, val_every, |held_out, r| {
         if held_out {
-            validation.push(&r.pos, r.score, r.result.target(), false);
+            validation.push(&r.pos, set, r.score, r.result.target(), false);
         } else {
-            train.push(&r.pos, r.score, r.result.target(), false);
+            train.push(&r.pos, set, r.score, r.result.target(), false);
             if mirror {
-                train.push(&r.pos, r.score, r.result.target(), true);
+                train.push(&r.pos, set, r.score, r.result.target(), true);
             }
         }
     })?;
@@ -245,7 +249,7 @@ pub fn load_table<G: Game>(
                     &mut train
                 };
                 set.push_with(
-                    |side, out| pos.nnue_features(side, out),
+                    |side, out| pos.nnue_features(FeatureSet::Plain, side, out),
                     pos.side_to_move(),
                     result,
                     result,

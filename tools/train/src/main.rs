@@ -14,6 +14,7 @@ use tsubame::core::pack::Packable;
 use tsubame::dispatch;
 use tsubame::games::info::Learning;
 use tsubame::games::{Game, GameId, PackableVisitor};
+use tsubame::nnue::FeatureSet;
 use tsubame::nnue::network::{self, Network};
 use tsubame_train::net::{self, Scratch, Shape};
 use tsubame_train::train::{self, Settings, State};
@@ -58,9 +59,15 @@ struct Args {
     #[arg(long, default_value_t = 0.75)]
     lambda: f32,
     /// Games whose rules are symmetric left to right: train on each position twice, as recorded
-    /// and mirrored (both have the same value).
+    /// and mirrored (both have the same value). Plain features only: king buckets see a
+    /// position and its mirror image alike already.
     #[arg(long)]
     mirror: bool,
+    /// The network's input features: `plain` (each piece on its square, the hands) or
+    /// `king-buckets` (those once per region of the perspective's king, mirrored by the king's
+    /// file, with a factoriser shared by all regions; shogi and minishogi).
+    #[arg(long, default_value = "plain", value_parser = parse_feature_set)]
+    features: FeatureSet,
     /// Every this-many-th game is held out for the validation loss.
     #[arg(long, default_value_t = 20)]
     val_every: u64,
@@ -81,6 +88,17 @@ struct Args {
     /// Folder for the checkpoint and the networks.
     #[arg(long)]
     out: PathBuf,
+}
+
+/// The feature set named `text`.
+fn parse_feature_set(text: &str) -> Result<FeatureSet, String> {
+    FeatureSet::ALL
+        .into_iter()
+        .find(|s| s.name() == text)
+        .ok_or_else(|| {
+            let names: Vec<&str> = FeatureSet::ALL.iter().map(|s| s.name()).collect();
+            format!("'{text}' is none of {}", names.join(", "))
+        })
 }
 
 /// Checks the settings every game shares.
@@ -140,8 +158,21 @@ impl PackableVisitor for FromData<'_> {
                 "--mirror is not for {name} (its rules are not symmetric)"
             ));
         }
-        let loaded = data::load::<G>(&args.data, args.val_every, args.mirror)?;
-        run(args, loaded, G::ID.features(), name)
+        if args.mirror && args.features != FeatureSet::Plain {
+            return Err(format!(
+                "--mirror is for plain features: {} mirror each position by its king's file \
+                 already",
+                args.features
+            ));
+        }
+        if G::ID.features(args.features) == 0 {
+            return Err(format!(
+                "{name} has no networks of {} features",
+                args.features
+            ));
+        }
+        let loaded = data::load::<G>(&args.data, args.val_every, args.mirror, args.features)?;
+        run(args, loaded, G::ID, name)
     }
 }
 
@@ -157,8 +188,8 @@ fn run_table<G: Game>(args: &Args) -> Result<(), String> {
     if !(args.share > 0.0 && args.share <= 1.0) {
         return Err("--share must be above 0 and at most 1".into());
     }
-    if args.mirror {
-        return Err(format!("--mirror is not for {name}"));
+    if args.mirror || args.features != FeatureSet::Plain {
+        return Err(format!("--mirror and --features are not for {name}"));
     }
     let exact = G::ID
         .info()
@@ -168,7 +199,7 @@ fn run_table<G: Game>(args: &Args) -> Result<(), String> {
     let table =
         G::exact_table(&any).ok_or_else(|| format!("{}: not a {name} table", path.display()))?;
     let loaded = data::load_table::<G>(table, path, args.share, args.val_every, args.seed)?;
-    run(args, loaded, G::ID.features(), name)
+    run(args, loaded, G::ID, name)
 }
 
 /// Fits a linear evaluation's weights to datagen files, for [`Game::with_packable`], and writes
@@ -234,21 +265,28 @@ impl PackableVisitor for Linear<'_> {
     }
 }
 
-/// Trains on `loaded` and reports how close the quantised network stays to the float one.
-fn run(args: &Args, loaded: data::Loaded, features: usize, game: &str) -> Result<(), String> {
+/// Trains a network of game `id` on `loaded` and reports how close the quantised network stays
+/// to the float one.
+fn run(args: &Args, loaded: data::Loaded, id: GameId, game: &str) -> Result<(), String> {
     for line in &loaded.report {
         println!("{line}");
     }
     if loaded.train.is_empty() {
         return Err("no training positions".into());
     }
+    let set = args.features;
     let shape = Shape {
-        features,
+        features: id.features(set),
         hidden: args.hidden,
+        factor: match set {
+            FeatureSet::Plain => 0,
+            FeatureSet::KingBuckets => id.features(FeatureSet::Plain),
+        },
+        set,
     };
     let mut state = match (&args.resume, &args.init) {
         (Some(path), _) => State::load(path, shape)?,
-        (None, Some(path)) => start_from(path, shape, game)?,
+        (None, Some(path)) => start_from(path, shape, id, args.seed)?,
         (None, None) => State::new(shape, args.seed),
     };
     let settings = Settings {
@@ -305,16 +343,28 @@ fn run(args: &Args, loaded: data::Loaded, features: usize, game: &str) -> Result
     Ok(())
 }
 
-/// A training state whose parameters are those of the network file at `path`, which must be
-/// for `game` and of `shape`.
-fn start_from(path: &std::path::Path, shape: Shape, game: &str) -> Result<State, String> {
+/// A training state that starts as the network file at `path` of game `id`: of `shape`'s
+/// features and width, or a plain network for king buckets, or a narrower one (extra units
+/// start with no say in the output; [`net::dequantise`]).
+fn start_from(
+    path: &std::path::Path,
+    shape: Shape,
+    id: GameId,
+    seed: u64,
+) -> Result<State, String> {
     let shown = path.display();
-    let bytes = network::read_file(path, |name| (name == game).then_some(shape.features))
+    let game = id.name();
+    let bytes = network::read_file(path, |name, set| (name == game).then(|| id.features(set)))
         .map_err(|e| format!("{shown}: {e}"))?;
-    let net = Network::from_bytes(&bytes, game, shape.features, Some(shape.hidden))
+    let net = Network::from_bytes(&bytes, game, |set| id.features(set), None)
         .map_err(|e| format!("{shown}: {e}"))?;
-    State::from_params(shape, net::dequantise(&net))
-        .ok_or_else(|| format!("{shown}: not a network of {shape:?}"))
+    let params = net::dequantise(&net, shape, seed).ok_or_else(|| {
+        format!(
+            "{shown}: a {} network of {} hidden units cannot start one of {} features and {} hidden units",
+            net.feature_set, net.hidden, shape.set, shape.hidden
+        )
+    })?;
+    State::from_params(shape, params).ok_or_else(|| format!("{shown}: not a network of {shape:?}"))
 }
 
 fn main() -> ExitCode {

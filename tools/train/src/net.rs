@@ -1,9 +1,17 @@
 //! The float network the trainer fits, its gradients, and its quantisation to the engine's file.
 //!
-//! Parameters live in one flat vector: feature weights (`features × hidden`, feature-major),
-//! hidden biases (`hidden`), output weights (`2 × hidden`, side to move's half first), output
-//! bias (1). The output is a logit: `sigmoid(output)` is the expected score of the side to move.
+//! Parameters live in one flat vector: feature weights (`features × hidden`, feature-major), the
+//! factoriser's weights (`factor × hidden`), hidden biases (`hidden`), output weights
+//! (`2 × hidden`, side to move's half first), output bias (1). The output is a logit:
+//! `sigmoid(output)` is the expected score of the side to move.
+//!
+//! The **factoriser** (king buckets): feature `f` of bucket `f / factor` also sets the shared
+//! feature `f % factor`, the same plain feature in every bucket, whose weights every bucket
+//! learns from; the file gets each feature's own row plus its shared row. So a bucket seen in
+//! few positions still starts from what all buckets learned, and the network needs far fewer
+//! positions than its feature count suggests.
 
+use tsubame::nnue::FeatureSet;
 use tsubame::nnue::network::{Network, QA, QB};
 use tsubame::rng::Rng;
 
@@ -22,15 +30,29 @@ pub struct Shape {
     pub features: usize,
     /// Accumulator width per perspective.
     pub hidden: usize,
+    /// Shared (factoriser) features: 0 for none, else the number of features of one bucket.
+    pub factor: usize,
+    /// The feature set of the network file.
+    pub set: FeatureSet,
 }
 
 impl Shape {
     /// Number of parameters.
     pub fn params(self) -> usize {
-        self.features * self.hidden + self.hidden + 2 * self.hidden + 1
+        (self.features + self.factor) * self.hidden + self.hidden + 2 * self.hidden + 1
     }
-    pub fn ft_bias(self) -> usize {
+    /// Where the factoriser's rows start.
+    pub fn factor_rows(self) -> usize {
         self.features * self.hidden
+    }
+    /// The row of the shared feature of feature `f`, if the network has a factoriser.
+    #[inline(always)]
+    fn shared_row(self, f: u16) -> Option<usize> {
+        (self.factor > 0).then(|| self.features + f as usize % self.factor)
+    }
+    /// Where the hidden biases start.
+    pub fn ft_bias(self) -> usize {
+        (self.features + self.factor) * self.hidden
     }
     pub fn out_weights(self) -> usize {
         self.ft_bias() + self.hidden
@@ -91,6 +113,11 @@ pub fn forward(p: &[f32], shape: Shape, feats: [&[u16]; 2], s: &mut Scratch) -> 
             for (a, w) in acc.iter_mut().zip(row) {
                 *a += w;
             }
+            if let Some(r) = shape.shared_row(f) {
+                for (a, w) in acc.iter_mut().zip(&p[r * h..][..h]) {
+                    *a += w;
+                }
+            }
         }
         let ow = &p[shape.out_weights() + side * h..][..h];
         out += acc
@@ -142,12 +169,18 @@ pub fn backward(
             for (gw, d) in grad[f as usize * h..][..h].iter_mut().zip(d_acc.iter()) {
                 *gw += d;
             }
+            if let Some(r) = shape.shared_row(f) {
+                for (gw, d) in grad[r * h..][..h].iter_mut().zip(d_acc.iter()) {
+                    *gw += d;
+                }
+            }
         }
     }
     err * err
 }
 
-/// Keeps the parameters within what the engine's integers can hold.
+/// Keeps the parameters within what the engine's integers can hold (with a factoriser,
+/// [`quantise`] also keeps each sum of a feature's own and shared weight within the limit).
 pub fn clip(p: &mut [f32], shape: Shape) {
     for w in &mut p[..shape.out_weights()] {
         *w = w.clamp(-FT_WEIGHT_LIMIT, FT_WEIGHT_LIMIT);
@@ -157,28 +190,85 @@ pub fn clip(p: &mut [f32], shape: Shape) {
     }
 }
 
-/// The float parameters that `n` stands for (the inverse of [`quantise`]: quantising them gives
-/// `n` back), so that training can start from a shipped network.
-pub fn dequantise(n: &Network) -> Vec<f32> {
-    let a = QA as f32;
-    let b = QB as f32;
-    n.ft_weights
-        .iter()
-        .chain(&n.ft_bias)
-        .map(|&w| w as f32 / a)
-        .chain(n.out_weights.iter().map(|&w| w as f32 / b))
-        .chain(std::iter::once(n.out_bias as f32 / (a * b)))
-        .collect()
+/// The float parameters of a network of `shape` that computes what `n` computes, so that
+/// training can start from a shipped network: the inverse of [`quantise`] when `n` has the
+/// shape's feature set and width (quantising gives `n` back; the shared rows are zero). A plain
+/// network for a king-bucket shape gives its rows to the shared features and zero to every
+/// bucket's own, so that each bucket starts as the plain network. Where `shape` is wider than
+/// `n`, the extra hidden units get small random first-layer weights and zero output weights
+/// (so the output is still `n`'s) and learn from there. `None` when `n` fits no such start.
+pub fn dequantise(n: &Network, shape: Shape, seed: u64) -> Option<Vec<f32>> {
+    let (a, b) = (QA as f32, QB as f32);
+    let (h, hn) = (shape.hidden, n.hidden);
+    let expand = n.feature_set == FeatureSet::Plain && shape.set == FeatureSet::KingBuckets;
+    let fits = if expand {
+        shape.factor == n.features
+    } else {
+        n.feature_set == shape.set && n.features == shape.features
+    };
+    if !fits || hn > h {
+        return None;
+    }
+    let mut p = init(shape, seed);
+    let rows = shape.features + shape.factor;
+    for r in 0..rows {
+        // The row of `n` that row `r` takes, if any.
+        let from = match (expand, r < shape.features) {
+            (false, true) => Some(r),
+            (false, false) | (true, true) => None,
+            (true, false) => Some(r - shape.features),
+        };
+        let row = &mut p[r * h..][..h];
+        match from {
+            Some(f) => {
+                for (j, w) in row.iter_mut().enumerate().take(hn) {
+                    *w = n.ft_weights[f * hn + j] as f32 / a;
+                }
+            }
+            None => row[..hn].fill(0.0),
+        }
+        if r < shape.features && (expand || shape.factor > 0) {
+            // Each bucket's own rows start at zero in the extra units too: the shared rows
+            // carry the start.
+            row[hn..].fill(0.0);
+        }
+    }
+    for j in 0..hn {
+        p[shape.ft_bias() + j] = n.ft_bias[j] as f32 / a;
+    }
+    for side in 0..2 {
+        for j in 0..h {
+            p[shape.out_weights() + side * h + j] = if j < hn {
+                n.out_weights[side * hn + j] as f32 / b
+            } else {
+                0.0
+            };
+        }
+    }
+    p[shape.out_bias()] = n.out_bias as f32 / (a * b);
+    Some(p)
 }
 
-/// The engine's integer network for these parameters.
+/// The engine's integer network for these parameters (with a factoriser: each feature's row
+/// plus its shared row).
 pub fn quantise(p: &[f32], shape: Shape, game: &str) -> Network {
     let q = |x: f32, scale: i32| (x * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
+    let h = shape.hidden;
+    let ft_weights = (0..shape.features * h)
+        .map(|i| {
+            let own = p[i];
+            let shared = shape
+                .shared_row((i / h) as u16)
+                .map_or(0.0, |r| p[r * h + i % h]);
+            q((own + shared).clamp(-FT_WEIGHT_LIMIT, FT_WEIGHT_LIMIT), QA)
+        })
+        .collect();
     Network {
         game: game.to_string(),
+        feature_set: shape.set,
         features: shape.features,
         hidden: shape.hidden,
-        ft_weights: p[..shape.ft_bias()].iter().map(|&w| q(w, QA)).collect(),
+        ft_weights,
         ft_bias: p[shape.ft_bias()..shape.out_weights()]
             .iter()
             .map(|&w| q(w, QA))

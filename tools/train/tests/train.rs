@@ -4,8 +4,11 @@
 use std::path::PathBuf;
 
 use tsubame::commands::datagen::{Config, run};
+use tsubame::core::color::Color;
+use tsubame::core::game::Position;
 use tsubame::games::minishogi::{Mini, Minishogi};
 use tsubame::games::shogi::nnue::Layout;
+use tsubame::nnue::FeatureSet;
 use tsubame::nnue::network::{Network, QA, QB, SCALE};
 use tsubame_train::data;
 use tsubame_train::net::{self, Scratch, Shape};
@@ -31,11 +34,13 @@ fn training_lowers_the_validation_loss_and_quantises_faithfully() {
         network: None,
     };
     run::<Minishogi>(&cfg, &file, false).unwrap();
-    let loaded = data::load::<Minishogi>(std::slice::from_ref(&file), 5, false).unwrap();
+    let loaded =
+        data::load::<Minishogi>(std::slice::from_ref(&file), 5, false, FeatureSet::Plain).unwrap();
     assert!(loaded.train.len() > 500, "{} positions", loaded.train.len());
     assert!(loaded.validation.len() > 50);
     // Mirroring adds each training position once more, mirrored; validation stays as recorded.
-    let mirrored = data::load::<Minishogi>(std::slice::from_ref(&file), 5, true).unwrap();
+    let mirrored =
+        data::load::<Minishogi>(std::slice::from_ref(&file), 5, true, FeatureSet::Plain).unwrap();
     assert_eq!(mirrored.train.len(), 2 * loaded.train.len());
     assert_eq!(mirrored.validation.len(), loaded.validation.len());
     let n = loaded.train.len();
@@ -52,6 +57,8 @@ fn training_lowers_the_validation_loss_and_quantises_faithfully() {
     let shape = Shape {
         features: Layout::<Mini>::FEATURES,
         hidden: 16,
+        factor: 0,
+        set: FeatureSet::Plain,
     };
     let settings = Settings {
         epochs: 6,
@@ -85,7 +92,8 @@ fn training_lowers_the_validation_loss_and_quantises_faithfully() {
     // weights. Rounding the weights to the file's grid (1/QA, 1/QB) is what costs precision:
     // on average at most 5% of the evaluation's size, and never more than 40 cp.
     let bytes = std::fs::read(out.join("net.nnue")).unwrap();
-    let q = Network::from_bytes(&bytes, "minishogi", shape.features, Some(16)).unwrap();
+    let q =
+        Network::from_bytes(&bytes, "minishogi", Layout::<Mini>::feature_count, Some(16)).unwrap();
     let rounded: Vec<f32> = state
         .params
         .iter()
@@ -136,7 +144,7 @@ fn training_lowers_the_validation_loss_and_quantises_faithfully() {
 
     // A network file starts a run (`--init`): its parameters quantise back to the same file, and
     // the run starts from that network's loss.
-    let start = State::from_params(shape, net::dequantise(&q)).unwrap();
+    let start = State::from_params(shape, net::dequantise(&q, shape, 1).unwrap()).unwrap();
     assert_eq!(net::quantise(&start.params, shape, "minishogi"), q);
     assert_eq!((start.epoch, start.step), (0, 0));
     let from_file = train::mean_loss(&start.params, shape, &loaded.validation, 0.75);
@@ -146,8 +154,126 @@ fn training_lowers_the_validation_loss_and_quantises_faithfully() {
         "{from_file} against {from_rounded}"
     );
     assert!(State::from_params(Shape { hidden: 8, ..shape }, start.params.clone()).is_none());
+
+    // The trained plain network starts a king-bucket network of twice its width that computes
+    // exactly what it computes on the board as each perspective sees it (mirrored where its
+    // king stands right of the middle): every bucket's rows are the plain rows (through the
+    // factoriser), the extra units have no say in the output.
+    let kb = Shape {
+        features: Layout::<Mini>::feature_count(FeatureSet::KingBuckets),
+        hidden: 32,
+        factor: Layout::<Mini>::FEATURES,
+        set: FeatureSet::KingBuckets,
+    };
+    let params = net::dequantise(&q, kb, 1).unwrap();
+    let q_kb = net::quantise(&params, kb, "minishogi");
+    let bytes = q_kb.to_bytes();
+    let back = Network::from_bytes(&bytes, "minishogi", Layout::<Mini>::feature_count, None);
+    assert_eq!(back.as_ref(), Ok(&q_kb));
+    assert!(Network::from_bytes(&bytes, "minishogi", |_| Layout::<Mini>::FEATURES, None).is_err());
+    let buckets = data::load::<Minishogi>(
+        std::slice::from_ref(&file),
+        5,
+        false,
+        FeatureSet::KingBuckets,
+    )
+    .unwrap();
+    let mut held_out = Vec::new();
+    data::read_games::<Minishogi>(std::slice::from_ref(&file), 5, |out, r| {
+        if out {
+            held_out.push(r.pos);
+        }
+    })
+    .unwrap();
+    assert_eq!(held_out.len(), loaded.validation.len());
+    let (mut compared, mut mirrored) = (0, 0);
+    for (i, pos) in held_out.iter().enumerate() {
+        let stm = pos.side_to_move();
+        let (us, them) = loaded.validation.features(i);
+        let mut seen = |c: Color, plain: &[u16]| -> Vec<u16> {
+            let mirror = Layout::<Mini>::king_bucket(pos, c).1;
+            mirrored += mirror as usize;
+            plain
+                .iter()
+                .map(|&f| {
+                    if mirror {
+                        Layout::<Mini>::mirrored(f as usize) as u16
+                    } else {
+                        f
+                    }
+                })
+                .collect()
+        };
+        let (us, them) = (seen(stm, us), seen(!stm, them));
+        let (kus, kthem) = buckets.validation.features(i);
+        assert_eq!(q_kb.evaluate(kus, kthem), q.evaluate(&us, &them));
+        compared += 1;
+    }
+    assert!(
+        mirrored > 20 && mirrored < 2 * compared,
+        "{mirrored} of {compared}"
+    );
+    assert!(compared > 20, "{compared} positions compared");
+    assert!(net::dequantise(&q, Shape { hidden: 8, ..kb }, 1).is_none());
     let _ = std::fs::remove_file(file);
     let _ = std::fs::remove_dir_all(out);
+}
+
+/// The gradient of a network with a factoriser is the derivative of its loss: each parameter's
+/// (own rows, shared rows, biases, output) against a finite difference.
+#[test]
+fn the_factorised_gradient_is_the_derivative_of_the_loss() {
+    let shape = Shape {
+        features: 6,
+        hidden: 4,
+        factor: 3,
+        set: FeatureSet::KingBuckets,
+    };
+    let mut rng = tsubame::rng::Rng::new(11);
+    // Values away from SCReLU's kinks at 0 and 1: accumulators within (0.1, 0.9).
+    let mut p: Vec<f64> = (0..shape.params()).map(|_| rng.range(0.02..0.12)).collect();
+    p[shape.out_bias()] = 0.1;
+    for j in 0..2 * shape.hidden {
+        p[shape.out_weights() + j] = rng.range(-1.0..1.0);
+    }
+    let feats: [&[u16]; 2] = [&[1, 5], &[3]];
+    let target = 0.8f32;
+    let loss = |p: &[f32]| {
+        let mut s = Scratch::new(shape);
+        let y = data::sigmoid(net::forward(p, shape, feats, &mut s));
+        ((y - target) * (y - target)) as f64
+    };
+    let p32: Vec<f32> = p.iter().map(|&x| x as f32).collect();
+    let mut s = Scratch::new(shape);
+    let out = net::forward(&p32, shape, feats, &mut s);
+    let mut grad = vec![0.0f32; shape.params()];
+    net::backward(&p32, shape, feats, out, target, &s, &mut grad);
+    let h = shape.hidden;
+    // Rows of features 1, 3 and 5, and of the shared features 1 % 3 = 1, 3 % 3 = 0, 5 % 3 = 2.
+    let mut touched = 0;
+    for (k, &g) in grad.iter().enumerate() {
+        let eps = 1e-3f32;
+        let (mut up, mut down) = (p32.clone(), p32.clone());
+        up[k] += eps;
+        down[k] -= eps;
+        let numeric = (loss(&up) - loss(&down)) / (2.0 * eps as f64);
+        assert!(
+            (numeric - g as f64).abs() < 1e-4 + 0.02 * numeric.abs(),
+            "parameter {k}: gradient {g}, finite difference {numeric}"
+        );
+        touched += (g != 0.0) as usize;
+    }
+    // Own rows 1, 3, 5 and shared rows 0, 1, 2 each move the loss, the others do not.
+    for f in [0, 2, 4] {
+        assert!(grad[f * h..(f + 1) * h].iter().all(|&g| g == 0.0));
+    }
+    for r in [1, 3, 5, 6, 7, 8] {
+        assert!(
+            grad[r * h..(r + 1) * h].iter().any(|&g| g != 0.0),
+            "row {r}"
+        );
+    }
+    assert!(touched > 6 * h);
 }
 
 /// The shipped shogi network survives the trip to float parameters and back, so a run that
@@ -156,12 +282,14 @@ fn training_lowers_the_validation_loss_and_quantises_faithfully() {
 fn the_shipped_shogi_network_dequantises_exactly() {
     let bytes = include_bytes!("../../../src/games/shogi/shogi.nnue");
     let features = Layout::<tsubame::games::shogi::Standard>::FEATURES;
-    let q = Network::from_bytes(bytes, "shogi", features, None).unwrap();
+    let q = Network::from_bytes(bytes, "shogi", |_| features, None).unwrap();
     let shape = Shape {
         features,
         hidden: q.hidden,
+        factor: 0,
+        set: FeatureSet::Plain,
     };
-    let params = net::dequantise(&q);
+    let params = net::dequantise(&q, shape, 1).unwrap();
     assert_eq!(params.len(), shape.params());
     assert_eq!(net::quantise(&params, shape, "shogi"), q);
 }
@@ -188,7 +316,7 @@ fn the_nana_loader_takes_its_targets_from_the_table() {
     for i in (0..INDEXER.size).filter(|&i| tb.value_at(i).is_some()) {
         let pos = INDEXER.unrank(i);
         let mut f = Vec::new();
-        tsubame::games::nana::nnue::active(&pos, tsubame::core::color::Color::Black, &mut f);
+        tsubame::games::nana::nnue::active(&pos, Color::Black, &mut f);
         f.sort_unstable();
         let result = match tb.value_at(i).unwrap() {
             TbValue::Win(_) => 1.0,
