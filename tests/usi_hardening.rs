@@ -447,7 +447,10 @@ fn eval_file_reads_only_a_regular_file_of_the_size_its_header_gives() {
     e.send("isready");
     let got = e.until("readyok");
     assert!(
-        has(&got, "bytes, a shogi network (plain features) of hidden size 256 has"),
+        has(
+            &got,
+            "bytes, a shogi network (plain features) of hidden size 256 has"
+        ),
         "{got:?}"
     );
     if let (Some(before), Some(after)) = (before, memory()) {

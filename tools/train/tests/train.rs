@@ -8,6 +8,7 @@ use tsubame::core::color::Color;
 use tsubame::core::game::Position;
 use tsubame::games::minishogi::{Mini, Minishogi};
 use tsubame::games::shogi::nnue::Layout;
+use tsubame::games::shogi::{Standard, Variant};
 use tsubame::nnue::FeatureSet;
 use tsubame::nnue::network::{Network, QA, QB, SCALE};
 use tsubame_train::data;
@@ -93,7 +94,7 @@ fn training_lowers_the_validation_loss_and_quantises_faithfully() {
     // on average at most 5% of the evaluation's size, and never more than 40 cp.
     let bytes = std::fs::read(out.join("net.nnue")).unwrap();
     let q =
-        Network::from_bytes(&bytes, "minishogi", Layout::<Mini>::feature_count, Some(16)).unwrap();
+        Network::from_bytes(&bytes, Mini::NAME, Layout::<Mini>::feature_count, Some(16)).unwrap();
     let rounded: Vec<f32> = state
         .params
         .iter()
@@ -166,11 +167,11 @@ fn training_lowers_the_validation_loss_and_quantises_faithfully() {
         set: FeatureSet::KingBuckets,
     };
     let params = net::dequantise(&q, kb, 1).unwrap();
-    let q_kb = net::quantise(&params, kb, "minishogi");
+    let q_kb = net::quantise(&params, kb, Mini::NAME);
     let bytes = q_kb.to_bytes();
-    let back = Network::from_bytes(&bytes, "minishogi", Layout::<Mini>::feature_count, None);
+    let back = Network::from_bytes(&bytes, Mini::NAME, Layout::<Mini>::feature_count, None);
     assert_eq!(back.as_ref(), Ok(&q_kb));
-    assert!(Network::from_bytes(&bytes, "minishogi", |_| Layout::<Mini>::FEATURES, None).is_err());
+    assert!(Network::from_bytes(&bytes, Mini::NAME, |_| Layout::<Mini>::FEATURES, None).is_err());
     let buckets = data::load::<Minishogi>(
         std::slice::from_ref(&file),
         5,
@@ -281,8 +282,8 @@ fn the_factorised_gradient_is_the_derivative_of_the_loss() {
 #[test]
 fn the_shipped_shogi_network_dequantises_exactly() {
     let bytes = include_bytes!("../../../src/games/shogi/shogi.nnue");
-    let features = Layout::<tsubame::games::shogi::Standard>::FEATURES;
-    let q = Network::from_bytes(bytes, "shogi", |_| features, None).unwrap();
+    let features = Layout::<Standard>::FEATURES;
+    let q = Network::from_bytes(bytes, Standard::NAME, |_| features, None).unwrap();
     let shape = Shape {
         features,
         hidden: q.hidden,
