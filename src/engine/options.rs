@@ -268,12 +268,18 @@ mod tests {
             o.set("GiveAndTakeWeights", "90,310,5,2,1,20,8"),
             Ok(SetResult::Set)
         );
-        let params = o.search_params(GameId::GiveAndTake);
+        let owns = |g: &GameId| {
+            g.info()
+                .param_options
+                .iter()
+                .any(|p| p.name == "GiveAndTakeWeights")
+        };
+        let owner = GameId::ALL.into_iter().find(owns).unwrap();
+        let params = o.search_params(owner);
         assert_eq!(params.eval[..7], [90, 310, 5, 2, 1, 20, 8]);
-        assert_eq!(
-            o.search_params(GameId::Shogi),
-            GameId::Shogi.default_params()
-        );
+        for other in GameId::ALL.into_iter().filter(|g| !owns(g)) {
+            assert_eq!(o.search_params(other), other.default_params());
+        }
     }
 
     #[test]

@@ -501,6 +501,7 @@ pub fn message(event: &Event, id: Option<Number>) -> Option<ServerMsg> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::GameId;
 
     fn json(m: Option<ServerMsg>) -> String {
         m.map(|m| m.to_json()).unwrap_or_default()
@@ -604,19 +605,21 @@ mod tests {
 
     #[test]
     fn client_messages() {
-        let (id, msg) =
-            parse_client(r#"{"op":"state","id":3,"game":"shogi","sfen":"startpos","moves":[]}"#);
+        let game = GameId::DEFAULT.name();
+        let (id, msg) = parse_client(&format!(
+            r#"{{"op":"state","id":3,"game":"{game}","sfen":"startpos","moves":[]}}"#
+        ));
         assert_eq!(id, Some(Number::from(3)));
         assert!(matches!(msg, Ok(ClientMsg::State { .. })));
         for bad in [
-            "not json",
-            r#"{"op":"launch"}"#,
-            r#"{"op":"state","game":"shogi"}"#,
-            r#"{"op":"state","game":"shogi","sfen":"startpos","extra":1}"#,
-            r#"{"op":"stop","id":"x"}"#,
-            r#"[1,2]"#,
+            "not json".to_string(),
+            r#"{"op":"launch"}"#.to_string(),
+            format!(r#"{{"op":"state","game":"{game}"}}"#),
+            format!(r#"{{"op":"state","game":"{game}","sfen":"startpos","extra":1}}"#),
+            r#"{"op":"stop","id":"x"}"#.to_string(),
+            r#"[1,2]"#.to_string(),
         ] {
-            assert!(parse_client(bad).1.is_err(), "{bad}");
+            assert!(parse_client(&bad).1.is_err(), "{bad}");
         }
     }
 }

@@ -156,6 +156,9 @@ fn usi_line(line: &str, named: Option<&str>) -> Result<(GameId, String, Vec<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::shogi::Variant;
+
+    const SHOGI: &str = crate::games::shogi::Standard::NAME;
 
     fn json(m: Result<ServerMsg, String>) -> serde_json::Value {
         serde_json::from_str(&m.unwrap().to_json()).unwrap()
@@ -173,19 +176,28 @@ mod tests {
             let bare = format!("position sfen {start}");
             assert_eq!(json(load(None, &bare, None))["game"], g.name());
         }
-        let r = json(load(None, "position startpos moves 7g7f", Some("shogi")));
+        let r = json(load(None, "position startpos moves 7g7f", Some(SHOGI)));
         assert_eq!(r["moves"][0], "7g7f");
         assert!(load(None, "position startpos", None).is_err());
-        assert!(load(None, "position startpos moves 7g7f 7g7f", Some("shogi")).is_err());
+        assert!(load(None, "position startpos moves 7g7f 7g7f", Some(SHOGI)).is_err());
     }
 
     #[test]
     fn csa_and_kif_are_for_shogi_only() {
-        assert!(write(None, "shogi", "startpos", &[], "pgn").is_err());
+        assert!(write(None, SHOGI, "startpos", &[], "pgn").is_err());
         let moves = vec!["7g7f".to_string()];
-        assert!(write(None, "minishogi", "startpos", &[], "csa").is_err());
-        assert!(write(None, "shogi", "startpos", &moves, "pgn").is_err());
-        let r = json(write(None, "shogi", "startpos", &moves, "kif"));
+        assert!(
+            write(
+                None,
+                crate::games::minishogi::Mini::NAME,
+                "startpos",
+                &[],
+                "csa"
+            )
+            .is_err()
+        );
+        assert!(write(None, SHOGI, "startpos", &moves, "pgn").is_err());
+        let r = json(write(None, SHOGI, "startpos", &moves, "kif"));
         let back = json(load(None, r["text"].as_str().unwrap(), None));
         assert_eq!(back["format"], "kif");
         assert_eq!(back["moves"][0], "7g7f");

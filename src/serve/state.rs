@@ -128,20 +128,24 @@ mod tests {
         Ok(serde_json::from_str(&c.state.to_json()).unwrap())
     }
 
+    use crate::games::shogi::Variant;
+
+    const SHOGI: &str = crate::games::shogi::Standard::NAME;
+
     #[test]
     fn states_of_the_four_games() {
-        let s = state_json("shogi", "startpos", &["7g7f"]).unwrap();
+        let s = state_json(SHOGI, "startpos", &["7g7f"]).unwrap();
         assert_eq!(s["side"], "w");
         assert_eq!(s["legal"].as_array().unwrap().len(), 30);
         assert_eq!(s["check"], false);
         assert!(s["result"].is_null());
-        for g in ["minishogi", "nanashogi", "giveandtake"] {
+        for g in GameId::ALL.map(GameId::name) {
             let s = state_json(g, "startpos", &[]).unwrap();
             assert!(s["side"] == "b" || s["side"] == "w", "{g}");
             assert!(!s["legal"].as_array().unwrap().is_empty(), "{g}");
         }
         // Mated: the side to move has no legal move and loses.
-        let s = state_json("shogi", "4k4/4G4/4P4/9/9/9/9/9/9 w G2r2b2g4s4n4l17p 2", &[]).unwrap();
+        let s = state_json(SHOGI, "4k4/4G4/4P4/9/9/9/9/9/9 w G2r2b2g4s4n4l17p 2", &[]).unwrap();
         assert_eq!(s["result"]["winner"], "b");
         assert_eq!(s["result"]["reason"], "no legal move");
         assert_eq!(s["check"], true);
@@ -150,11 +154,11 @@ mod tests {
     #[test]
     fn bad_positions_are_refused() {
         assert!(state_json("chess", "startpos", &[]).is_err());
-        assert!(state_json("SHOGI", "startpos", &[]).is_err());
-        assert!(state_json("shogi", "not an sfen", &[]).is_err());
-        assert!(state_json("shogi", "startpos moves 7g7f", &[]).is_err());
-        assert!(state_json("shogi", "startpos", &["7g7f", "7g7f"]).is_err());
-        assert!(state_json("shogi", "startpos", &["7g 7f"]).is_err());
-        assert!(state_json("shogi", "startpos", &[""]).is_err());
+        assert!(state_json(&SHOGI.to_uppercase(), "startpos", &[]).is_err());
+        assert!(state_json(SHOGI, "not an sfen", &[]).is_err());
+        assert!(state_json(SHOGI, "startpos moves 7g7f", &[]).is_err());
+        assert!(state_json(SHOGI, "startpos", &["7g7f", "7g7f"]).is_err());
+        assert!(state_json(SHOGI, "startpos", &["7g 7f"]).is_err());
+        assert!(state_json(SHOGI, "startpos", &[""]).is_err());
     }
 }
