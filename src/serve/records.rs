@@ -159,6 +159,7 @@ mod tests {
     use crate::games::shogi::Variant;
 
     const SHOGI: &str = crate::games::shogi::Standard::NAME;
+    const MINISHOGI: &str = crate::games::minishogi::Mini::NAME;
 
     fn json(m: Result<ServerMsg, String>) -> serde_json::Value {
         serde_json::from_str(&m.unwrap().to_json()).unwrap()
@@ -186,16 +187,7 @@ mod tests {
     fn csa_and_kif_are_for_shogi_only() {
         assert!(write(None, SHOGI, "startpos", &[], "pgn").is_err());
         let moves = vec!["7g7f".to_string()];
-        assert!(
-            write(
-                None,
-                crate::games::minishogi::Mini::NAME,
-                "startpos",
-                &[],
-                "csa"
-            )
-            .is_err()
-        );
+        assert!(write(None, MINISHOGI, "startpos", &[], "csa").is_err());
         assert!(write(None, SHOGI, "startpos", &moves, "pgn").is_err());
         let r = json(write(None, SHOGI, "startpos", &moves, "kif"));
         let back = json(load(None, r["text"].as_str().unwrap(), None));
