@@ -29,6 +29,7 @@ SEED = 20260315
 GAMES = 150         # random games from the start
 TABLE_GAMES = 2     # random games from each table position
 SETUPS = 1200       # random set-ups, each followed by a short random game
+KINGLESS = 300      # random set-ups without one side's king (RULES.md section 0), likewise
 POSITIONS = 10000   # at least this many distinct positions are compared
 PERFT2_EVERY = 10   # `go perft 2` divide on every 10th position
 
@@ -54,16 +55,19 @@ def test_the_perft_table_is_the_models_count():
             assert nana.perft(nana.parse_sfen(row["sfen"]), depth) == int(row["nodes"]), row
 
 
-def random_setup(rng: random.Random) -> str:
-    """A random legal-looking position: both kings on the board, each of the four cubes on
-    the board (owner and state at random) or in a hand, either side to move."""
+def random_setup(rng: random.Random, kingless: bool = False) -> str:
+    """A random legal-looking position: both kings on the board (with `kingless`, one side's
+    left out, as a mate problem leaves out the attacker's), each of the four cubes on the board
+    (owner and state at random) or in a hand, either side to move."""
     while True:
         board = ["."] * 9
         hand = [0] * 6
         squares = list(range(9))
         rng.shuffle(squares)
-        board[squares.pop()] = "K"
-        board[squares.pop()] = "k"
+        missing = rng.randrange(2) if kingless else None
+        for side, king in ((nana.BLACK, "K"), (nana.WHITE, "k")):
+            if side != missing:
+                board[squares.pop()] = king
         for kind, states in (("R", nana.ORTHOGONAL), ("B", nana.DIAGONAL)):
             for _ in range(2):
                 owner = rng.randrange(2)
@@ -98,6 +102,8 @@ def random_positions(seed: int) -> list[tuple[str, set[str]]]:
             _walk(rng, sfen, rng.randrange(1, 30), out)
     for _ in range(SETUPS):
         _walk(rng, random_setup(rng), rng.randrange(1, 20), out)
+    for _ in range(KINGLESS):
+        _walk(rng, random_setup(rng, kingless=True), rng.randrange(1, 20), out)
     return list(out.items())
 
 
@@ -121,6 +127,8 @@ def test_random_positions_are_varied(positions):
     assert sum(not moves for _, moves in positions) > 30, "too few finished games"
     assert sum(any(m.startswith("K*") for m in moves) for _, moves in positions) == 9  # start + 8
     assert sum(any(m[0] in "CWITMD" and "*" in m for m in moves) for _, moves in positions) > 500
+    kingless = [s for s, _ in positions if not {"K", "k"} <= set(s.split()[0] + s.split()[2])]
+    assert len(kingless) >= 1000, f"only {len(kingless)} positions lack a king"
     # The no-checkmate-with-a-piece-in-hand rule removes a move in enough of them.
     levels = nana.MATE_RULE_LEVELS
     try:

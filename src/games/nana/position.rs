@@ -196,19 +196,14 @@ impl Nana {
         }
     }
 
-    /// Checks what a well-formed SFEN may still get wrong: one king per player (on the board or in
-    /// hand), at most two cubes of each kind, and the enemy king left capturable.
+    /// Checks what a well-formed SFEN may still get wrong: at most one king per player (on the
+    /// board or in hand; RULES.md §0 lets a position, a mate problem say, leave out one side's
+    /// king), at most two cubes of each kind, and the enemy king left capturable.
     fn validate(&self) -> Result<(), SfenError> {
         for c in Color::ALL {
             let held = self.hands[c].count(Kind::King);
             match (self.kings[c].is_some(), held) {
-                (true, 0) | (false, 1) => {}
-                (false, 0) => {
-                    return Err(SfenError::Illegal(format!(
-                        "{} has no king, neither on the board nor in hand",
-                        color_name(c)
-                    )));
-                }
+                (true, 0) | (false, 0) | (false, 1) => {}
                 (true, _) => {
                     return Err(SfenError::Illegal(format!(
                         "{} has a king on the board and another in hand",

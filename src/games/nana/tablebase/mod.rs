@@ -23,6 +23,8 @@ use std::path::Path;
 
 use super::movegen::MATE_RULE_LEVELS;
 use super::position::Nana;
+use super::types::Kind;
+use crate::core::color::Color;
 use crate::core::game::Position;
 use crate::core::moves::{Move, MoveList};
 use crate::games::info::{ExactTable, ExactValue};
@@ -184,13 +186,16 @@ impl Tablebase {
     /// The value of any legal position for its side to move; `None` for an illegal set-up (the side
     /// to move could capture the enemy king) or a position a partial table does not hold.
     pub fn probe(&self, pos: &Nana) -> Option<TbValue> {
-        if pos.king(crate::core::color::Color::Black).is_some()
-            && pos.king(crate::core::color::Color::White).is_some()
-        {
+        if pos.king(Color::Black).is_some() && pos.king(Color::White).is_some() {
             if !pos.enemy_king_safe() {
                 return None;
             }
             return self.value_at(INDEXER.rank(&oriented(pos)));
+        }
+        // A side without a king at all (a mate problem's attacker) never reaches the table.
+        let king_missing = |c| pos.king(c).is_none() && pos.hand(c).count(Kind::King) == 0;
+        if Color::ALL.into_iter().any(king_missing) {
+            return None;
         }
         // A king in hand: at most two plies of king drops (and moves) lead into the table.
         let mut list = MoveList::<Move>::new();
@@ -403,4 +408,21 @@ pub fn solve(out: Option<&Path>, show: bool) -> Result<Vec<String>, String> {
         crate::progress::peak_memory_mib().map_or("?".into(), |m| m.to_string())
     ));
     Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_position_without_a_king_is_outside_the_table() {
+        // RULES.md §0 allows a side without a king; the table holds both kings, and no line of
+        // play brings the missing one, so the probe answers `None` instead of recursing forever.
+        let tb = Tablebase::from_values(vec![0; INDEXER.size as usize]);
+        for sfen in ["k1R/2W/1BT b - 1", "3/3/3 b RBkrb 1", "3/3/3 w KRBrb 1"] {
+            let pos = Nana::from_sfen(sfen).expect("a legal position");
+            assert_eq!(tb.probe(&pos), None, "{sfen}");
+            assert_eq!(tb.best_move(&pos), None, "{sfen}");
+        }
+    }
 }
