@@ -12,6 +12,8 @@ use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 /// The longest wait for any one answer.
 const WAIT: Duration = Duration::from_secs(60);
@@ -699,6 +701,37 @@ async fn the_session_cap_and_a_vanished_client() {
             break;
         }
     }
+}
+
+#[tokio::test]
+async fn a_close_from_the_client_is_answered() {
+    // RFC 6455 §5.5.1: a Close is answered by a Close (here with the client's code), also in the
+    // middle of an endless search; then the session ends and frees its place.
+    let server = Server::start(&[]);
+    let (mut a, _) = server.connect().await;
+    a.send(
+        json!({"op": "go", "id": 1, "game": "minishogi", "sfen": "startpos",
+        "limits": {"infinite": true}}),
+    )
+    .await;
+    assert_eq!(a.recv().await["op"], "info");
+    let bye = CloseFrame {
+        code: CloseCode::Normal,
+        reason: "bye".into(),
+    };
+    a.ws.close(Some(bye)).await.expect("the Close goes out");
+    let answer = loop {
+        let next = tokio::time::timeout(WAIT, a.ws.next())
+            .await
+            .expect("an answer in time");
+        match next {
+            Some(Ok(Message::Close(frame))) => break frame,
+            Some(Ok(_)) => {}
+            other => panic!("the connection ended without a Close: {other:?}"),
+        }
+    };
+    assert_eq!(answer.map(|f| f.code), Some(CloseCode::Normal));
+    server.wait_sessions(0);
 }
 
 #[test]

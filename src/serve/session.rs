@@ -17,6 +17,10 @@ use crate::engine::{Engine, Event, Events, GoParams, Start};
 use crate::games::GameId;
 use crate::search::skill::Skill;
 
+/// How long a session waits, after answering a client's Close, for the client to close the
+/// connection.
+const CLOSE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// What the engine thread sends back: the engine's events, and the start of each search (whose
 /// messages carry the id of the message that asked for it).
 enum Back {
@@ -173,7 +177,14 @@ pub async fn run(mut socket: WebSocket, app: Arc<App>) {
                     too_many(&app)
                 }),
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => None,
-                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                Some(Ok(Message::Close(_))) => {
+                    // RFC 6455 §5.5.1: the Close reply is queued by the receipt and written by
+                    // the next read, which then ends; a client that stays silent waits no longer
+                    // than CLOSE_WAIT.
+                    let _ = tokio::time::timeout(CLOSE_WAIT, socket.recv()).await;
+                    break;
+                }
+                Some(Err(_)) | None => break,
             },
             back = back_rx.recv() => match back {
                 Some(Back::Begin(id)) => {
