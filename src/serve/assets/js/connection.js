@@ -6,13 +6,24 @@ import { app } from './state.js';
 
 const handlers = {};
 
+/** Seconds before the first automatic reconnection; each failed try doubles the wait. */
+const RETRY_FIRST_S = 1;
+/** The longest wait between two automatic reconnections. */
+const RETRY_MAX_S = 30;
+/** The wait before the next automatic try, and its timer. */
+let retryS = RETRY_FIRST_S;
+let retryTimer = null;
+let countdownTimer = null;
+
 /** Registers the handler of the server's messages of this `op` (`close`: the socket closed). */
 export function on(op, handler) {
   handlers[op] = handler;
 }
 
-/** Opens the WebSocket (again, after a close). */
+/** Opens the WebSocket (again, after a close: by the Reconnect button, or by itself after a
+ * wait that doubles with each failed try, from 1 s up to 30 s). */
 export function connect() {
+  clearTimers();
   const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws';
   setConnection('connecting', 'connecting…');
   let ws;
@@ -25,6 +36,7 @@ export function connect() {
   app.ws = ws;
   ws.onopen = () => {
     app.connected = true;
+    retryS = RETRY_FIRST_S;
     setConnection('open', 'connected');
   };
   ws.onmessage = (ev) => {
@@ -41,10 +53,34 @@ export function connect() {
   ws.onclose = () => {
     if (app.ws !== ws) return;
     app.connected = false;
-    setConnection('closed', 'connection closed: press Reconnect (the game on the page is kept)');
-    $('reconnect').hidden = false;
+    scheduleRetry();
     if (handlers.close) handlers.close();
   };
+}
+
+/** Says that the connection closed, offers Reconnect, and tries again by itself after a wait. */
+function scheduleRetry() {
+  clearTimers();
+  const wait = retryS;
+  retryS = Math.min(retryS * 2, RETRY_MAX_S);
+  let left = wait;
+  const say = () =>
+    setConnection('closed', `connection closed: reconnecting in ${left} s, or press Reconnect ` +
+      '(the game on the page is kept)');
+  say();
+  $('reconnect').hidden = false;
+  countdownTimer = setInterval(() => {
+    left -= 1;
+    if (left > 0) say();
+  }, 1000);
+  retryTimer = setTimeout(connect, wait * 1000);
+}
+
+function clearTimers() {
+  clearTimeout(retryTimer);
+  clearInterval(countdownTimer);
+  retryTimer = null;
+  countdownTimer = null;
 }
 
 function setConnection(state, text) {
