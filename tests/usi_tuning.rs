@@ -258,6 +258,7 @@ fn the_tuning_flag_declares_the_parameters_from_the_start() {
 #[test]
 fn usi_tunables_answers_with_the_manifest_of_the_game_played() {
     let mut t = Tester::new();
+    let mut announced = Vec::new();
     for (game, id) in [("shogi", GameId::Shogi), ("minishogi", GameId::Minishogi)] {
         t.ask(&format!("setoption name USI_Variant value {game}"));
         let answer = t.ask("usi_tunables");
@@ -283,7 +284,10 @@ fn usi_tunables_answers_with_the_manifest_of_the_game_played() {
             );
             assert_eq!(entry["schedule"]["c_end"], p.step);
         }
+        announced.push(tunables.clone());
     }
+    // Minishogi has its own tuned set, so the manifest follows the game played.
+    assert_ne!(announced[0], announced[1]);
     assert!(t.ask("usi_tunables now").starts_with("info string error: "));
 }
 

@@ -164,6 +164,10 @@ impl<V: Variant> crate::core::search_game::SearchGame for Board<V> {
         Board::evaluate(self)
     }
 
+    fn default_params() -> crate::core::search_params::SearchParams {
+        V::search_params()
+    }
+
     #[inline(always)]
     fn is_capture(&self, mv: crate::core::moves::Move) -> bool {
         !mv.is_drop() && !self.piece_at(mv.to()).is_none()

@@ -21,6 +21,7 @@ use std::sync::{Arc, LazyLock};
 use crate::core::color::Color;
 use crate::core::repetition::Repetition;
 use crate::core::rules::{GameRules, Outcome, Verdict};
+use crate::core::search_params::SearchParams;
 use crate::core::square::Geometry;
 use crate::games::info::{
     BoardFamily, Example, ExampleKind, HasExactTable, MoveSyntax, Notation, PageInfo, PieceInfo,
@@ -74,6 +75,11 @@ pub trait Variant:
     ///
     /// [`Position::begin_game`]: crate::core::game::Position::begin_game
     fn begin_game(_pos: &mut Board<Self>, _rules: &Self::Rules) {}
+    /// The search's parameters for this game: the shared defaults unless the game was tuned
+    /// apart (docs/strength.md, "Tuning the search parameters").
+    fn search_params() -> SearchParams {
+        SearchParams::default()
+    }
 }
 
 /// Standard shogi's registry entry.
