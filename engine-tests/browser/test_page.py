@@ -574,6 +574,15 @@ def test_server_error_is_shown(page):
     assert pg.text_content("#error").strip()
 
 
+# The page closed, with Reconnect offered (its text is the predicate's value): checked at one
+# instant, since an automatic retry briefly shows "connecting".
+CLOSED_NOW = (
+    "() => { const c = document.getElementById('connection');"
+    " return c.dataset.state === 'closed' && !document.getElementById('reconnect').hidden"
+    " && c.textContent; }"
+)
+
+
 def test_closed_socket_shows_reconnect(browser):
     s = Server()
     try:
@@ -582,11 +591,7 @@ def test_closed_socket_shows_reconnect(browser):
         pg.goto(s.url)
         pg.wait_for_selector('#connection[data-state="open"]')
         s.stop()
-        # Closed, with Reconnect offered beside the automatic retries (one check, as a retry
-        # briefly shows "connecting").
-        pg.wait_for_function(
-            "() => document.getElementById('connection').dataset.state === 'closed'"
-            " && !document.getElementById('reconnect').hidden")
+        pg.wait_for_function(CLOSED_NOW)
         pg.context.close()
     finally:
         s.stop()

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from test_page import (  # noqa: F401  (fixtures)
+    CLOSED_NOW,
     WAIT_MS,
     browser,
     choose_game,
@@ -31,13 +32,6 @@ import serve_client  # noqa: E402
 
 CLOSED = re.compile(
     r"connection closed: reconnecting in \d+ s, or press Reconnect \(the game on the page is kept\)")
-# Closed, saying so, with Reconnect offered: checked at one instant, since an automatic retry
-# briefly shows "connecting".
-CLOSED_NOW = (
-    "() => { const c = document.getElementById('connection');"
-    " return c.dataset.state === 'closed' && !document.getElementById('reconnect').hidden"
-    " && c.textContent; }"
-)
 
 
 def wait_closed(pg) -> None:

@@ -160,7 +160,7 @@ impl Variant for Mini {
     /// Minishogi's own set, tuned by `tools/spsa-match --game minishogi` (1,500 iterations of 8
     /// games at 15,000 nodes a move, seed 11; docs/strength.md): shallower reverse futility,
     /// null moves from depth 2 with larger reductions, wider late-move pruning, harder late-move
-    /// reductions. The starting five-by-five positions are tactical, so more is cut.
+    /// reductions.
     fn search_params() -> SearchParams {
         SearchParams {
             aspiration_window: 44,

@@ -10,10 +10,9 @@ const handlers = {};
 const RETRY_FIRST_S = 1;
 /** The longest wait between two automatic reconnections. */
 const RETRY_MAX_S = 30;
-/** The wait before the next automatic try, and its timer. */
+/** The wait before the next automatic try, and the timer counting it down. */
 let retryS = RETRY_FIRST_S;
-let retryTimer = null;
-let countdownTimer = null;
+let countdown = null;
 
 /** Registers the handler of the server's messages of this `op` (`close`: the socket closed). */
 export function on(op, handler) {
@@ -23,7 +22,7 @@ export function on(op, handler) {
 /** Opens the WebSocket (again, after a close: by the Reconnect button, or by itself after a
  * wait that doubles with each failed try, from 1 s up to 30 s). */
 export function connect() {
-  clearTimers();
+  clearInterval(countdown);
   const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws';
   setConnection('connecting', 'connecting…');
   let ws;
@@ -60,27 +59,19 @@ export function connect() {
 
 /** Says that the connection closed, offers Reconnect, and tries again by itself after a wait. */
 function scheduleRetry() {
-  clearTimers();
-  const wait = retryS;
+  clearInterval(countdown);
+  let left = retryS;
   retryS = Math.min(retryS * 2, RETRY_MAX_S);
-  let left = wait;
   const say = () =>
     setConnection('closed', `connection closed: reconnecting in ${left} s, or press Reconnect ` +
       '(the game on the page is kept)');
   say();
   $('reconnect').hidden = false;
-  countdownTimer = setInterval(() => {
+  countdown = setInterval(() => {
     left -= 1;
     if (left > 0) say();
+    else connect();
   }, 1000);
-  retryTimer = setTimeout(connect, wait * 1000);
-}
-
-function clearTimers() {
-  clearTimeout(retryTimer);
-  clearInterval(countdownTimer);
-  retryTimer = null;
-  countdownTimer = null;
 }
 
 function setConnection(state, text) {
