@@ -346,3 +346,44 @@ fn end_of_input_ends_the_engine() {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+/// A minishogi game (Fairy-Stockfish against tsubame, lost by tsubame as Black by repetition)
+/// in which the position after `… 2e1e 1d3b` has occurred three times: there `2e1e 1d3b` makes it
+/// the fourth, which loses for Black under each of the three repetition rules. The search must
+/// see that ending although the earlier occurrences all lie before the root.
+const RETURNING_CYCLE: &str = "position startpos moves 1e1d 2a2b 3e2d 1a2a 1d1e 4a3b 2e3d \
+    3a4b 4e4d 5a4a 1e4e 4a5a 4e2e 3b1d 2e3e 1d3b 3e1e 2a1a 1e2e 3b1d 2e1e 1d3b 1e2e 3b1d 2e1e \
+    1d3b 1e2e 3b1d";
+
+#[test]
+fn a_repetition_completed_by_the_game_before_the_root_is_seen() {
+    for rule in ["initiator", "sente-loses", "first-mover-loses"] {
+        let mut engine = Engine::start();
+        engine.send("setoption name USI_Variant value minishogi");
+        engine.send(&format!("setoption name MinishogiRepetition value {rule}"));
+        engine.send(RETURNING_CYCLE);
+        engine.send("go depth 8 searchmoves 2e1e");
+        engine
+            .wait(&|l| l.starts_with("bestmove"), Duration::from_secs(60))
+            .unwrap();
+        let last = engine
+            .log
+            .iter()
+            .rfind(|l| l.contains(" score "))
+            .expect("an info line with a score")
+            .clone();
+        assert!(
+            last.contains(" score mate -2 ") && last.ends_with(" pv 2e1e 1d3b"),
+            "{rule}: 2e1e should lose at once by repetition: {last}"
+        );
+        engine.send("go depth 8");
+        let best = engine
+            .wait(&|l| l.starts_with("bestmove"), Duration::from_secs(60))
+            .unwrap();
+        assert!(
+            !best.starts_with("bestmove 2e1e"),
+            "{rule}: played into the lost repetition: {best}"
+        );
+        engine.quit();
+    }
+}

@@ -28,7 +28,8 @@ pub(super) struct RootMove<M> {
     pub seldepth: usize,
 }
 
-/// Longest stretch of plies searched back for a repetition inside the tree.
+/// Longest stretch of plies searched back for a repetition (before the root, enough for the
+/// game's fourth occurrence of a cycle of up to five plies).
 const REPETITION_WINDOW: usize = 16;
 
 /// The state of one search thread.
@@ -344,24 +345,32 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         self.stopped
     }
 
-    /// The repetition value of the last position of the path, if it repeats within the window.
+    /// The repetition value of the last position of the path, when it repeats within the window:
+    /// a position met again inside the tree (the root included) is judged at its second
+    /// occurrence, as if the cycle were played out; one met only before the root is judged only
+    /// when it ends the game by the rule's count (so a cycle the game has already run through is
+    /// not entered blind, while an earlier visit alone does not make a return to it final).
     pub fn repetition_value(&self, pos: &G, ply: usize) -> Option<i32> {
         let n = self.path.len() - 1;
         let key = self.path[n].key;
-        let low = self.barrier.max(n.saturating_sub(REPETITION_WINDOW));
+        let low = n.saturating_sub(REPETITION_WINDOW);
         let mut i = n;
-        let mut found = false;
+        let mut occurrences = 1;
+        let mut in_tree = false;
         while i >= low + 2 {
             i -= 2;
             if self.path[i].key == key {
-                found = true;
-                break;
+                occurrences += 1;
+                in_tree = i >= self.barrier;
+                if in_tree || occurrences == G::REPETITION_OCCURRENCES {
+                    break;
+                }
             }
         }
-        if !found {
+        if !in_tree && occurrences < G::REPETITION_OCCURRENCES {
             return None;
         }
-        let verdict = pos.repetition(&self.path, 2, &self.setup.rules)?;
+        let verdict = pos.repetition(&self.path, occurrences, &self.setup.rules)?;
         Some(match verdict.outcome {
             crate::core::rules::Outcome::Draw => super::value::DRAW,
             crate::core::rules::Outcome::Win => super::value::mate_in(ply),
