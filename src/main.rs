@@ -235,6 +235,11 @@ enum Command {
         /// Hash tables of each session in MiB.
         #[arg(long, default_value_t = 16, value_parser = RangedU64ValueParser::<usize>::new().range(1..=4096))]
         hash: usize,
+        /// Seconds without a message from a tab after which its session is closed and its place
+        /// freed (0: never); the page then offers Reconnect and keeps its game.
+        #[arg(long, value_name = "SECONDS", default_value_t = tsubame::serve::DEFAULT_IDLE_SECONDS,
+              value_parser = RangedU64ValueParser::<u64>::new().range(0..=7 * 86_400))]
+        idle_timeout: u64,
         /// The exact tables of the solved games (made by `tsubame solve GAME --out FILE`), one
         /// flag per game: read once at start and used by every session; a file that is not a
         /// table of its game is refused and the server does not start.
@@ -543,6 +548,7 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
             max_sessions,
             threads,
             hash,
+            idle_timeout,
             tables,
         }) => tsubame::serve::run(tsubame::serve::Config {
             bind,
@@ -550,6 +556,7 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
             max_sessions,
             threads,
             hash,
+            idle_seconds: idle_timeout,
             exact_tables: tables.0,
         }),
         Some(Command::TuneParams { variant, format }) => {

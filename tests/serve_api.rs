@@ -397,6 +397,7 @@ async fn hello_and_a_short_game_of_each() {
     assert_eq!(hello["limits"]["sessions"], 4);
     assert_eq!(hello["limits"]["elo"], json!([1000, 2842]));
     assert_eq!(hello["limits"]["message_bytes"], 65536);
+    assert_eq!(hello["limits"]["idle_seconds"], 1800);
     // Started without --nana-tablebase: no solved nana shogi table; the other games have none.
     assert_eq!(hello["games"][2]["exact"]["loaded"], false);
     assert_eq!(hello["games"][2]["exact"]["flag"], "nana-tablebase");
@@ -732,6 +733,44 @@ async fn a_close_from_the_client_is_answered() {
     };
     assert_eq!(answer.map(|f| f.code), Some(CloseCode::Normal));
     server.wait_sessions(0);
+}
+
+#[tokio::test]
+async fn an_idle_session_is_closed_and_frees_its_place() {
+    // One place, closed after 1 s without a message (a search running meanwhile does not count
+    // as use): the session is told why, gets a Close with the idle code, and its place is free.
+    let server = Server::start(&["--max-sessions", "1", "--idle-timeout", "1"]);
+    let (mut a, hello) = server.connect().await;
+    assert_eq!(hello["limits"]["idle_seconds"], 1);
+    a.send(
+        json!({"op": "go", "id": 1, "game": "shogi", "sfen": "startpos",
+        "limits": {"infinite": true}}),
+    )
+    .await;
+    let mut said = None;
+    let close = loop {
+        let next = tokio::time::timeout(WAIT, a.ws.next())
+            .await
+            .expect("an answer in time");
+        match next {
+            Some(Ok(Message::Text(t))) => {
+                let v: Value = serde_json::from_str(&t).expect("JSON");
+                if v["op"] == "error" {
+                    said = Some(v["message"].as_str().unwrap_or_default().to_string());
+                }
+            }
+            Some(Ok(Message::Close(frame))) => break frame,
+            Some(Ok(_)) => {}
+            other => panic!("the connection ended without a Close: {other:?}"),
+        }
+    };
+    assert_eq!(close.map(|f| u16::from(f.code)), Some(4000));
+    let said = said.expect("an error message before the Close");
+    assert!(said.contains("no message for 1 s"), "{said}");
+    server.wait_sessions(0);
+    let (mut b, _) = server.connect().await;
+    let state = b.state("minishogi", &[]).await;
+    assert_eq!(state["op"], "state", "{state}");
 }
 
 #[test]

@@ -88,3 +88,38 @@ def test_the_server_killed_and_restarted_mid_game(browser):
         first.kill(9)
         if second:
             second.kill(9)
+
+
+IDLE_CLOSED = ("closed by the server after a while without use: press Reconnect "
+               "(the game on the page is kept)")
+
+
+def test_an_idle_session_closed_by_the_server_waits_for_reconnect(browser):
+    """`tsubame serve --idle-timeout 2`: a page left alone is closed by the server, says so, and
+    does not take its place back by itself; Reconnect does, and the game is kept."""
+    server = serve_client.Server(engine_binary(), 0, args=["--idle-timeout", "2"])
+    try:
+        ctx = new_context(browser)
+        pg = ctx.new_page()
+        pg.set_default_timeout(WAIT_MS)
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.goto(f"http://{server.hostport}/")
+        pg.wait_for_selector('#connection[data-state="open"]')
+        choose_game(pg, "shogi", "b", ("depth", 2))
+        click_move(pg, "shogi", "7g7f")
+        wait_moves(pg, 2)
+        moves = move_list(pg)
+        text = pg.wait_for_function(CLOSED_NOW).json_value()
+        assert text == IDLE_CLOSED, text
+        assert pg.is_visible("#reconnect")
+        # An automatic retry would have started within 1 s; three later it is still closed.
+        pg.wait_for_timeout(3000)
+        assert pg.get_attribute("#connection", "data-state") == "closed"
+        pg.click("#reconnect")
+        pg.wait_for_selector('#connection[data-state="open"]')
+        assert move_list(pg) == moves
+        ctx.close()
+        assert not errors, f"JavaScript errors in the page: {errors}"
+    finally:
+        server.kill(9)

@@ -34,6 +34,10 @@ pub const MAX_MESSAGE: usize = 64 * 1024;
 pub const FRAME_LIMIT: usize = 1024 * 1024;
 /// Messages a session may send each second.
 pub const MESSAGES_PER_SECOND: u32 = 50;
+/// Seconds without a message after which a session is closed, unless `--idle-timeout` says
+/// otherwise: half an hour, so that a forgotten tab (an endless analysis, say) frees its place
+/// and its CPU.
+pub const DEFAULT_IDLE_SECONDS: u64 = 30 * 60;
 
 /// The page, built into the binary.
 const INDEX_HTML: &str = include_str!("assets/index.html");
@@ -268,6 +272,9 @@ pub struct Config {
     pub threads: usize,
     /// Hash tables of each session in MiB.
     pub hash: usize,
+    /// Seconds without a message from the client after which a session is closed and its place
+    /// freed (0: never).
+    pub idle_seconds: u64,
     /// The exact tables (`tsubame solve GAME --out FILE`) that every session's engine plays and
     /// solves their games from. Read once at start, shared by the sessions; a file that cannot be
     /// read as a table of its game stops the server from starting.
@@ -282,6 +289,7 @@ impl Default for Config {
             max_sessions: 4,
             threads: 1,
             hash: 16,
+            idle_seconds: DEFAULT_IDLE_SECONDS,
             exact_tables: Vec::new(),
         }
     }
@@ -415,6 +423,7 @@ async fn serve(config: Config) -> Result<(), String> {
                 let (low, high) = crate::engine::options::elo_range();
                 [low as u32, high as u32]
             },
+            idle_seconds: config.idle_seconds,
         },
         exact_tables,
     });

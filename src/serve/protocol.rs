@@ -265,6 +265,8 @@ pub struct Caps {
     pub multipv: u32,
     /// The lowest and highest `elo` a `go` may ask for (the engine's `USI_Elo` range).
     pub elo: [u32; 2],
+    /// Seconds without a message from the client after which a session is closed (0: never).
+    pub idle_seconds: u64,
 }
 
 /// How a game ended, as a `state` tells it.

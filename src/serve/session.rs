@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::sync::mpsc as std_mpsc;
 
-use axum::extract::ws::{Message, WebSocket};
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use serde_json::Number;
 use tokio::sync::mpsc;
 
@@ -20,6 +20,10 @@ use crate::search::skill::Skill;
 /// How long a session waits, after answering a client's Close, for the client to close the
 /// connection.
 const CLOSE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The WebSocket close code of a session ended for want of messages (RFC 6455 §7.4.2 leaves
+/// 4000–4999 to applications): the page does not reconnect by itself after it.
+pub const IDLE_CLOSE_CODE: u16 = 4000;
 
 /// What the engine thread sends back: the engine's events, and the start of each search (whose
 /// messages carry the id of the message that asked for it).
@@ -155,10 +159,18 @@ pub async fn run(mut socket: WebSocket, app: Arc<App>) {
     }
     let mut rate = RateLimit::new(app.caps.messages_per_second);
     let mut search_id: Option<Number> = None;
+    let idle =
+        (app.caps.idle_seconds > 0).then(|| std::time::Duration::from_secs(app.caps.idle_seconds));
+    let mut idle_until = idle.map(|d| tokio::time::Instant::now() + d);
     loop {
         let reply = tokio::select! {
+            () = sleep_until(idle_until) => {
+                close_idle(&mut socket, app.caps.idle_seconds).await;
+                break;
+            }
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Text(text))) => {
+                    idle_until = idle.map(|d| tokio::time::Instant::now() + d);
                     if !rate.allow() {
                         Some(too_many(&app))
                     } else if text.len() > app.caps.message_bytes {
@@ -172,6 +184,7 @@ pub async fn run(mut socket: WebSocket, app: Arc<App>) {
                     }
                 }
                 Some(Ok(Message::Binary(_))) => Some(if rate.allow() {
+                    idle_until = idle.map(|d| tokio::time::Instant::now() + d);
                     ServerMsg::error(None, "binary message refused: send JSON text")
                 } else {
                     too_many(&app)
@@ -203,6 +216,31 @@ pub async fn run(mut socket: WebSocket, app: Arc<App>) {
     }
     // Dropping the sender ends the engine thread: it stops the search and frees the place.
     drop(command_tx);
+}
+
+/// Waits until `deadline`, or for ever when there is none.
+async fn sleep_until(deadline: Option<tokio::time::Instant>) {
+    match deadline {
+        Some(d) => tokio::time::sleep_until(d).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Ends a session that sent nothing for `seconds`: an `error` that says so, then a Close with
+/// [`IDLE_CLOSE_CODE`], whose reply is awaited no longer than `CLOSE_WAIT`.
+async fn close_idle(socket: &mut WebSocket, seconds: u64) {
+    let text = format!(
+        "session closed: no message for {seconds} s (tsubame serve --idle-timeout); the game is \
+         kept on the page, reconnect to go on"
+    );
+    let _ = socket.send(text_msg(&ServerMsg::error(None, text))).await;
+    let frame = CloseFrame {
+        code: IDLE_CLOSE_CODE,
+        reason: "idle".into(),
+    };
+    if socket.send(Message::Close(Some(frame))).await.is_ok() {
+        let _ = tokio::time::timeout(CLOSE_WAIT, socket.recv()).await;
+    }
 }
 
 /// The answer to a message beyond the rate cap.

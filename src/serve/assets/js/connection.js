@@ -10,6 +10,9 @@ const handlers = {};
 const RETRY_FIRST_S = 1;
 /** The longest wait between two automatic reconnections. */
 const RETRY_MAX_S = 30;
+/** The close code of a session the server ended because the page sent nothing for a while
+ * (`tsubame serve --idle-timeout`): the page waits for Reconnect instead of trying by itself. */
+const IDLE_CLOSE_CODE = 4000;
 /** The wait before the next automatic try, and the timer counting it down. */
 let retryS = RETRY_FIRST_S;
 let countdown = null;
@@ -49,12 +52,23 @@ export function connect() {
     const handler = handlers[msg.op];
     if (handler) handler(msg);
   };
-  ws.onclose = () => {
+  ws.onclose = (ev) => {
     if (app.ws !== ws) return;
     app.connected = false;
-    scheduleRetry();
+    if (ev.code === IDLE_CLOSE_CODE) offerReconnect();
+    else scheduleRetry();
     if (handlers.close) handlers.close();
   };
+}
+
+/** Says that the server closed an idle session and offers Reconnect, without trying by itself
+ * (a tab left open would otherwise take its place back at once). */
+function offerReconnect() {
+  clearInterval(countdown);
+  retryS = RETRY_FIRST_S;
+  setConnection('closed', 'closed by the server after a while without use: press Reconnect ' +
+    '(the game on the page is kept)');
+  $('reconnect').hidden = false;
 }
 
 /** Says that the connection closed, offers Reconnect, and tries again by itself after a wait. */
