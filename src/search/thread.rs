@@ -28,8 +28,7 @@ pub(super) struct RootMove<M> {
     pub seldepth: usize,
 }
 
-/// Longest stretch of plies searched back for a repetition (before the root, enough for the
-/// game's fourth occurrence of a cycle of up to five plies).
+/// Longest stretch of plies searched back for a repetition inside the tree.
 const REPETITION_WINDOW: usize = 16;
 
 /// The state of one search thread.
@@ -46,6 +45,9 @@ pub(super) struct Worker<'a, G: SearchGame> {
     pub pv_len: [usize; MAX_PLY + 2],
     pub path: Vec<HistoryEntry>,
     pub barrier: usize,
+    /// The keys of the positions that occurred the game's `REPETITION_OCCURRENCES` − 1 times
+    /// before the root (usually none): meeting one in the tree ends the game by repetition.
+    pub last_repeats: Vec<u64>,
     pub eval_stack: [i32; MAX_PLY + 4],
     pub move_stack: [G::Move; MAX_PLY + 4],
     /// Piece-to codes of the moves on the current line (0 for a null move), by ply.
@@ -145,6 +147,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             pv: vec![[Self::NO_MOVE; MAX_PLY + 2]; MAX_PLY + 2].into_boxed_slice(),
             pv_len: [0; MAX_PLY + 2],
             barrier: path.len() - 1,
+            last_repeats: Self::last_repeats(&path[..path.len() - 1]),
             path,
             eval_stack: [0; MAX_PLY + 4],
             move_stack: [Self::NO_MOVE; MAX_PLY + 4],
@@ -345,30 +348,44 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         self.stopped
     }
 
-    /// The repetition value of the last position of the path, when it repeats within the window:
-    /// a position met again inside the tree (the root included) is judged at its second
-    /// occurrence, as if the cycle were played out; one met only before the root is judged only
-    /// when it ends the game by the rule's count (so a cycle the game has already run through is
-    /// not entered blind, while an earlier visit alone does not make a return to it final).
+    /// The keys that occur `REPETITION_OCCURRENCES − 1` times (or more) in `before`, the game's
+    /// positions before the root.
+    fn last_repeats(before: &[HistoryEntry]) -> Vec<u64> {
+        let mut keys: Vec<u64> = before.iter().map(|e| e.key).collect();
+        keys.sort_unstable();
+        let need = G::REPETITION_OCCURRENCES - 1;
+        let mut found: Vec<u64> = keys
+            .windows(need)
+            .filter(|w| w[0] == w[need - 1])
+            .map(|w| w[0])
+            .collect();
+        found.dedup();
+        found
+    }
+
+    /// The repetition value of the last position of the path: a position met again inside the
+    /// tree (the root included, within the window) is judged at its second occurrence, as if the
+    /// cycle were played out; one the game met before the root only when this occurrence ends the
+    /// game by the rule's count (so a cycle the game has already run through is not entered
+    /// blind, while an earlier visit alone does not make a return to it final).
     pub fn repetition_value(&self, pos: &G, ply: usize) -> Option<i32> {
         let n = self.path.len() - 1;
         let key = self.path[n].key;
-        let low = n.saturating_sub(REPETITION_WINDOW);
+        let low = self.barrier.max(n.saturating_sub(REPETITION_WINDOW));
         let mut i = n;
         let mut occurrences = 1;
-        let mut in_tree = false;
         while i >= low + 2 {
             i -= 2;
             if self.path[i].key == key {
-                occurrences += 1;
-                in_tree = i >= self.barrier;
-                if in_tree || occurrences == G::REPETITION_OCCURRENCES {
-                    break;
-                }
+                occurrences = 2;
+                break;
             }
         }
-        if !in_tree && occurrences < G::REPETITION_OCCURRENCES {
-            return None;
+        if occurrences == 1 {
+            if !self.last_repeats.contains(&key) {
+                return None;
+            }
+            occurrences = G::REPETITION_OCCURRENCES;
         }
         let verdict = pos.repetition(&self.path, occurrences, &self.setup.rules)?;
         Some(match verdict.outcome {
