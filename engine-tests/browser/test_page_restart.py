@@ -39,18 +39,24 @@ def wait_closed(pg) -> None:
     assert CLOSED.fullmatch(text), text
 
 
+def open_page(browser, url: str):
+    """A new page on `url`, connected; its JavaScript errors collected in the list returned."""
+    ctx = new_context(browser)
+    pg = ctx.new_page()
+    pg.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(url)
+    pg.wait_for_selector('#connection[data-state="open"]')
+    return ctx, pg, errors
+
+
 def test_the_server_killed_and_restarted_mid_game(browser):
     port = serve_client.free_port()
     first = serve_client.Server(engine_binary(), port)
     second = None
     try:
-        ctx = new_context(browser)
-        pg = ctx.new_page()
-        pg.set_default_timeout(WAIT_MS)
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.goto(f"http://127.0.0.1:{port}/")
-        pg.wait_for_selector('#connection[data-state="open"]')
+        ctx, pg, errors = open_page(browser, f"http://127.0.0.1:{port}/")
         pg.wait_for_function("() => /to move/.test(document.getElementById('status').textContent)")
         choose_game(pg, "shogi", "b", ("movetime", 20000))
         click_move(pg, "shogi", "7g7f")
@@ -99,13 +105,7 @@ def test_an_idle_session_closed_by_the_server_waits_for_reconnect(browser):
     does not take its place back by itself; Reconnect does, and the game is kept."""
     server = serve_client.Server(engine_binary(), 0, args=["--idle-timeout", "2"])
     try:
-        ctx = new_context(browser)
-        pg = ctx.new_page()
-        pg.set_default_timeout(WAIT_MS)
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.goto(f"http://{server.hostport}/")
-        pg.wait_for_selector('#connection[data-state="open"]')
+        ctx, pg, errors = open_page(browser, f"http://{server.hostport}/")
         choose_game(pg, "shogi", "b", ("depth", 2))
         click_move(pg, "shogi", "7g7f")
         wait_moves(pg, 2)
