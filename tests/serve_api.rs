@@ -168,6 +168,22 @@ impl Client {
         }
     }
 
+    /// Reads until the server's Close: the text messages before it, and its frame.
+    async fn until_close(&mut self) -> (Vec<Value>, Option<CloseFrame>) {
+        let mut texts = Vec::new();
+        loop {
+            let next = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("an answer in time");
+            match next {
+                Some(Ok(Message::Text(t))) => texts.push(serde_json::from_str(&t).expect("JSON")),
+                Some(Ok(Message::Close(frame))) => return (texts, frame),
+                Some(Ok(_)) => {}
+                other => panic!("the connection ended without a Close: {other:?}"),
+            }
+        }
+    }
+
     /// The state of a position.
     async fn state(&mut self, game: &str, moves: &[String]) -> Value {
         self.send(json!({"op": "state", "game": game, "sfen": "startpos", "moves": moves}))
@@ -721,16 +737,7 @@ async fn a_close_from_the_client_is_answered() {
         reason: "bye".into(),
     };
     a.ws.close(Some(bye)).await.expect("the Close goes out");
-    let answer = loop {
-        let next = tokio::time::timeout(WAIT, a.ws.next())
-            .await
-            .expect("an answer in time");
-        match next {
-            Some(Ok(Message::Close(frame))) => break frame,
-            Some(Ok(_)) => {}
-            other => panic!("the connection ended without a Close: {other:?}"),
-        }
-    };
+    let (_, answer) = a.until_close().await;
     assert_eq!(answer.map(|f| f.code), Some(CloseCode::Normal));
     server.wait_sessions(0);
 }
@@ -747,25 +754,13 @@ async fn an_idle_session_is_closed_and_frees_its_place() {
         "limits": {"infinite": true}}),
     )
     .await;
-    let mut said = None;
-    let close = loop {
-        let next = tokio::time::timeout(WAIT, a.ws.next())
-            .await
-            .expect("an answer in time");
-        match next {
-            Some(Ok(Message::Text(t))) => {
-                let v: Value = serde_json::from_str(&t).expect("JSON");
-                if v["op"] == "error" {
-                    said = Some(v["message"].as_str().unwrap_or_default().to_string());
-                }
-            }
-            Some(Ok(Message::Close(frame))) => break frame,
-            Some(Ok(_)) => {}
-            other => panic!("the connection ended without a Close: {other:?}"),
-        }
-    };
+    let (texts, close) = a.until_close().await;
     assert_eq!(close.map(|f| u16::from(f.code)), Some(4000));
-    let said = said.expect("an error message before the Close");
+    let said = texts
+        .iter()
+        .rfind(|v| v["op"] == "error")
+        .and_then(|v| v["message"].as_str())
+        .expect("an error message before the Close");
     assert!(said.contains("no message for 1 s"), "{said}");
     server.wait_sessions(0);
     let (mut b, _) = server.connect().await;

@@ -23,7 +23,7 @@ const CLOSE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// The WebSocket close code of a session ended for want of messages (RFC 6455 §7.4.2 leaves
 /// 4000–4999 to applications): the page does not reconnect by itself after it.
-pub const IDLE_CLOSE_CODE: u16 = 4000;
+const IDLE_CLOSE_CODE: u16 = 4000;
 
 /// What the engine thread sends back: the engine's events, and the start of each search (whose
 /// messages carry the id of the message that asked for it).
@@ -161,7 +161,8 @@ pub async fn run(mut socket: WebSocket, app: Arc<App>) {
     let mut search_id: Option<Number> = None;
     let idle =
         (app.caps.idle_seconds > 0).then(|| std::time::Duration::from_secs(app.caps.idle_seconds));
-    let mut idle_until = idle.map(|d| tokio::time::Instant::now() + d);
+    let renewed = || idle.map(|d| tokio::time::Instant::now() + d);
+    let mut idle_until = renewed();
     loop {
         let reply = tokio::select! {
             () = sleep_until(idle_until) => {
@@ -170,7 +171,7 @@ pub async fn run(mut socket: WebSocket, app: Arc<App>) {
             }
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Text(text))) => {
-                    idle_until = idle.map(|d| tokio::time::Instant::now() + d);
+                    idle_until = renewed();
                     if !rate.allow() {
                         Some(too_many(&app))
                     } else if text.len() > app.caps.message_bytes {
@@ -184,7 +185,7 @@ pub async fn run(mut socket: WebSocket, app: Arc<App>) {
                     }
                 }
                 Some(Ok(Message::Binary(_))) => Some(if rate.allow() {
-                    idle_until = idle.map(|d| tokio::time::Instant::now() + d);
+                    idle_until = renewed();
                     ServerMsg::error(None, "binary message refused: send JSON text")
                 } else {
                     too_many(&app)
