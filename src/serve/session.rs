@@ -184,12 +184,14 @@ pub async fn run(mut socket: WebSocket, app: Arc<App>) {
                         answer(text.as_str(), &command_tx, &app.caps).await
                     }
                 }
-                Some(Ok(Message::Binary(_))) => Some(if rate.allow() {
+                Some(Ok(Message::Binary(_))) => {
                     idle_until = renewed();
-                    ServerMsg::error(None, "binary message refused: send JSON text")
-                } else {
-                    too_many(&app)
-                }),
+                    Some(if rate.allow() {
+                        ServerMsg::error(None, "binary message refused: send JSON text")
+                    } else {
+                        too_many(&app)
+                    })
+                }
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => None,
                 Some(Ok(Message::Close(_))) => {
                     // RFC 6455 §5.5.1: the Close reply is queued by the receipt and written by
