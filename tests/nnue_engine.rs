@@ -123,9 +123,10 @@ fn a_search_with_a_network_uses_it() {
 }
 
 /// A plain network of game `V` whose weights are symmetric left to right (a feature's row is
-/// its mirror image's), and the king-bucket network whose every bucket holds its rows: the two
-/// evaluate every position alike, mirrored or not.
-fn symmetric_pair<V: Variant>(seed: u64) -> (Network, Network) {
+/// its mirror image's), the king-bucket network whose every bucket holds its rows, and the
+/// king-region network whose every region does: the three evaluate every position alike,
+/// mirrored or not.
+fn symmetric_trio<V: Variant>(seed: u64) -> (Network, Network, Network) {
     let mut rng = Rng::new(seed);
     let (f, h) = (Layout::<V>::FEATURES, 32);
     let mut rows: Vec<Vec<i16>> = (0..f)
@@ -155,16 +156,25 @@ fn symmetric_pair<V: Variant>(seed: u64) -> (Network, Network) {
             .collect(),
         ..plain.clone()
     };
-    (plain, buckets)
+    let regions = Network {
+        feature_set: FeatureSet::KingRegions,
+        features: Layout::<V>::REGIONS * f,
+        ft_weights: (0..Layout::<V>::REGIONS)
+            .flat_map(|_| rows.iter().flatten().copied())
+            .collect(),
+        ..plain.clone()
+    };
+    (plain, buckets, regions)
 }
 
-/// A search with a king-bucket network walks the same tree as with the plain network it
-/// equals: its accumulators, brought up to date per perspective and refreshed through the
-/// cache when a king changes bucket, evaluate every node as the plain ones do (one wrong value
-/// would change the nodes searched). The positions have kings that move between buckets.
+/// A search with a king-bucket or king-region network walks the same tree as with the plain
+/// network it equals: its accumulators, brought up to date per perspective and refreshed
+/// through the cache when a king changes bucket or region, evaluate every node as the plain
+/// ones do (one wrong value would change the nodes searched). The positions have kings that
+/// move between buckets and regions.
 #[test]
-fn a_search_with_king_buckets_evaluates_as_a_refresh_would() {
-    fn check<G: SearchGame>(plain: &Network, buckets: &Network, sfens: &[&str]) {
+fn a_search_with_king_buckets_or_regions_evaluates_as_a_refresh_would() {
+    fn check<G: SearchGame>(plain: &Network, others: &[Network], sfens: &[&str]) {
         for sfen in sfens {
             let pos = G::from_sfen(sfen).unwrap();
             let run = |net: &Network| {
@@ -196,25 +206,27 @@ fn a_search_with_king_buckets_evaluates_as_a_refresh_would() {
                     shared.nodes.load(std::sync::atomic::Ordering::Relaxed),
                 )
             };
-            let (a, b) = (run(plain), run(buckets));
-            assert_eq!(a, b, "{sfen}");
+            let a = run(plain);
             assert!(a.2 > 1000, "{sfen}: {} nodes", a.2);
+            for other in others {
+                assert_eq!(a, run(other), "{sfen}, {}", other.feature_set);
+            }
         }
     }
-    let (plain, buckets) = symmetric_pair::<Mini>(3);
+    let (plain, buckets, regions) = symmetric_trio::<Mini>(3);
     check::<Minishogi>(
         &plain,
-        &buckets,
+        &[buckets, regions],
         &[
             "rbsgk/4p/5/P4/KGSBR b - 1",
             "2k2/5/5/5/2K2 b RBGSPrbgsp 1",
             "4k/1s3/2K2/5/5 b RBGPrbgsp 1",
         ],
     );
-    let (plain, buckets) = symmetric_pair::<Standard>(4);
+    let (plain, buckets, regions) = symmetric_trio::<Standard>(4);
     check::<tsubame::games::shogi::Shogi>(
         &plain,
-        &buckets,
+        &[buckets, regions],
         &[
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
             "4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrbgsnlp 1",

@@ -22,11 +22,22 @@ pub enum FeatureSet {
     /// (or across the middle file) changes every feature of that perspective, so its accumulator
     /// is refreshed (from a cache of the last accumulator seen in each region).
     KingBuckets,
+    /// The plain features once per *king region*: the perspective's own king square, as that
+    /// side sees the board and not mirrored, picks one of a few regions (a group of files by a
+    /// group of ranks), each with its own copy of the plain features. A network of this set can
+    /// start as a plain network exactly (every region's own rows zero, the plain rows shared),
+    /// which king buckets cannot, since they mirror the board. A king move into another region
+    /// refreshes that perspective's accumulator, as with king buckets.
+    KingRegions,
 }
 
 impl FeatureSet {
-    /// Both sets, in the order of their codes.
-    pub const ALL: [FeatureSet; 2] = [FeatureSet::Plain, FeatureSet::KingBuckets];
+    /// Every set, in the order of their codes.
+    pub const ALL: [FeatureSet; 3] = [
+        FeatureSet::Plain,
+        FeatureSet::KingBuckets,
+        FeatureSet::KingRegions,
+    ];
 
     /// The number the network file stores.
     pub const fn code(self) -> u32 {
@@ -43,7 +54,14 @@ impl FeatureSet {
         match self {
             FeatureSet::Plain => "plain",
             FeatureSet::KingBuckets => "king-buckets",
+            FeatureSet::KingRegions => "king-regions",
         }
+    }
+
+    /// True for the sets that copy the plain features once per place of the perspective's
+    /// king (a network of such a set learns with a factoriser, and may start from a plain one).
+    pub const fn per_king_place(self) -> bool {
+        !matches!(self, FeatureSet::Plain)
     }
 }
 

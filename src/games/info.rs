@@ -76,8 +76,10 @@ pub enum Learning {
 /// ([`crate::core::search_game::SearchGame::nnue_features`]): every game implements it in its
 /// folder, each overriding what its [`Learning`] needs.
 pub trait Learns: Position {
-    /// A network input feature mirrored left to right (a game whose rules are symmetric).
-    fn mirrored_feature(feature: usize) -> usize {
+    /// A network input feature of set `set` mirrored left to right (a game whose rules are
+    /// symmetric).
+    fn mirrored_feature(set: crate::nnue::FeatureSet, feature: usize) -> usize {
+        let _ = set;
         feature
     }
 

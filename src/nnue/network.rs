@@ -398,6 +398,7 @@ mod tests {
         let count = |set| match set {
             FeatureSet::Plain => 3,
             FeatureSet::KingBuckets => 6,
+            FeatureSet::KingRegions => 9,
         };
         assert_eq!(Network::from_bytes(&bytes, "testgame", count, None), Ok(n));
         // A game whose king buckets have another count refuses it, naming the set.

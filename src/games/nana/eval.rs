@@ -128,7 +128,7 @@ impl SearchGame for Nana {
     fn nnue_feature_count(set: crate::nnue::FeatureSet) -> usize {
         match set {
             crate::nnue::FeatureSet::Plain => super::nnue::FEATURES,
-            crate::nnue::FeatureSet::KingBuckets => 0,
+            crate::nnue::FeatureSet::KingBuckets | crate::nnue::FeatureSet::KingRegions => 0,
         }
     }
 

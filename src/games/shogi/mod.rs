@@ -215,8 +215,8 @@ impl<V: Variant> HasExactTable for Board<V> {}
 /// The shogi games' networks may learn from mirrored positions: the rules are symmetric left to
 /// right.
 impl<V: Variant> crate::games::info::Learns for Board<V> {
-    fn mirrored_feature(feature: usize) -> usize {
-        nnue::Layout::<V>::mirrored(feature)
+    fn mirrored_feature(set: crate::nnue::FeatureSet, feature: usize) -> usize {
+        nnue::Layout::<V>::mirrored_in(set, feature)
     }
 }
 

@@ -20,6 +20,12 @@
 //! A position without the perspective's king (a tsume problem's attacker) uses bucket 0,
 //! unmirrored. A king move into another bucket or across the middle file changes every feature
 //! of its own perspective: [`Layout::delta`] then asks for a refresh.
+//!
+//! **King regions** ([`FeatureSet::KingRegions`]): the same without mirroring. The king's file
+//! group is one of the pairs of files from either edge or the middle file (5 groups in shogi, 3
+//! in minishogi), its rank group as above: 20 regions in shogi (46,880 features), 9 in minishogi
+//! (6,498). With nothing mirrored, a region's copy of feature `f` is `f` itself, so that a plain
+//! network is a king-region network whose regions all share its rows.
 
 use super::Variant;
 use super::position::Board;
@@ -66,15 +72,76 @@ impl<V: Variant> Layout<V> {
     const RANK_GROUPS: usize = if V::GEOMETRY.ranks >= 9 { 4 } else { 3 };
     /// Number of king buckets.
     pub const BUCKETS: usize = Self::FILE_GROUPS * Self::RANK_GROUPS;
-    /// Refresh slots: one per bucket and mirroring.
-    pub const SLOTS: usize = 2 * Self::BUCKETS;
+    /// Groups of the king's file without mirroring: the pairs of files from either edge, the
+    /// middle file alone.
+    const REGION_FILE_GROUPS: usize = 2 * Self::FILE_GROUPS - 1;
+    /// Number of king regions.
+    pub const REGIONS: usize = Self::REGION_FILE_GROUPS * Self::RANK_GROUPS;
+    /// Refresh slots: one per bucket and mirroring, or one per region, whichever is more.
+    pub const SLOTS: usize = if 2 * Self::BUCKETS > Self::REGIONS {
+        2 * Self::BUCKETS
+    } else {
+        Self::REGIONS
+    };
 
     /// Number of input features of feature set `set`.
     pub const fn feature_count(set: FeatureSet) -> usize {
         match set {
             FeatureSet::Plain => Self::FEATURES,
             FeatureSet::KingBuckets => Self::BUCKETS * Self::FEATURES,
+            FeatureSet::KingRegions => Self::REGIONS * Self::FEATURES,
         }
+    }
+
+    /// The place of `perspective`'s king in `pos` that set `set` copies the plain features by:
+    /// its bucket and mirroring, or its region, unmirrored (plain: (0, unmirrored); without a
+    /// king: the place of bucket or region 0, unmirrored).
+    #[inline]
+    fn king_place(pos: &Board<V>, set: FeatureSet, perspective: Color) -> (usize, bool) {
+        match pos.king(perspective) {
+            Some(king) => Self::place_of(set, perspective, king),
+            None => (0, false),
+        }
+    }
+
+    /// The place of set `set` for `perspective`'s king on `king`.
+    #[inline]
+    fn place_of(set: FeatureSet, perspective: Color, king: Square) -> (usize, bool) {
+        match set {
+            FeatureSet::Plain => (0, false),
+            FeatureSet::KingBuckets => Self::bucket_of(perspective, king),
+            FeatureSet::KingRegions => (Self::region_of(perspective, king), false),
+        }
+    }
+
+    /// The king region of `perspective` in `pos` (0 without a king on the board).
+    #[inline]
+    pub fn king_region(pos: &Board<V>, perspective: Color) -> usize {
+        pos.king(perspective)
+            .map_or(0, |king| Self::region_of(perspective, king))
+    }
+
+    /// The king region of `perspective` with its king on `king`: rank group × file groups +
+    /// file group, files counted from the perspective's first file.
+    #[inline]
+    fn region_of(perspective: Color, king: Square) -> usize {
+        let sq = Self::seen_from(perspective, king.index());
+        let ranks = V::GEOMETRY.ranks as usize;
+        let (file, rank) = (sq / ranks, sq % ranks);
+        let last = V::GEOMETRY.files as usize - 1;
+        let file_group = match file.cmp(&Self::MIDDLE) {
+            std::cmp::Ordering::Less => file / 2,
+            std::cmp::Ordering::Equal => Self::FILE_GROUPS - 1,
+            std::cmp::Ordering::Greater => Self::REGION_FILE_GROUPS - 1 - (last - file) / 2,
+        };
+        let rank_group = (ranks - 1 - rank).min(Self::RANK_GROUPS - 1);
+        rank_group * Self::REGION_FILE_GROUPS + file_group
+    }
+
+    /// The region whose files mirror those of `region` (the same rank group).
+    const fn mirrored_region(region: usize) -> usize {
+        let g = Self::REGION_FILE_GROUPS;
+        region - region % g + (g - 1 - region % g)
     }
 
     /// The king bucket of `perspective` in `pos` and whether its board is mirrored (bucket 0,
@@ -121,20 +188,19 @@ impl<V: Variant> Layout<V> {
                 let (bucket, mirror) = Self::king_bucket(pos, perspective);
                 2 * bucket + mirror as usize
             }
+            FeatureSet::KingRegions => Self::king_region(pos, perspective),
         }
     }
 
-    /// The feature of set `set` that the plain feature `plain` is in `perspective`'s bucket
-    /// and mirroring `(bucket, mirror)` (the plain set ignores them).
+    /// The feature of set `set` that the plain feature `plain` is at the place `(index,
+    /// mirror)` of `perspective`'s king (its bucket or region; the plain set ignores it).
     #[inline(always)]
-    fn in_bucket(set: FeatureSet, plain: usize, (bucket, mirror): (usize, bool)) -> u16 {
-        match set {
-            FeatureSet::Plain => plain as u16,
-            FeatureSet::KingBuckets => {
-                let f = if mirror { Self::mirrored(plain) } else { plain };
-                (bucket * Self::FEATURES + f) as u16
-            }
+    fn in_bucket(set: FeatureSet, plain: usize, (index, mirror): (usize, bool)) -> u16 {
+        if !set.per_king_place() {
+            return plain as u16;
         }
+        let f = if mirror { Self::mirrored(plain) } else { plain };
+        (index * Self::FEATURES + f) as u16
     }
 
     /// The feature of `piece` on `sq` seen from `perspective`.
@@ -157,6 +223,21 @@ impl<V: Variant> Layout<V> {
         Some(Self::BOARD + theirs * Self::HAND + Self::hand_offset(k) + n as usize - 1)
     }
 
+    /// The feature of set `set` that `feature` becomes when the position is mirrored left to
+    /// right: [`Layout::mirrored`] for plain features; for king regions, the mirrored plain
+    /// feature in the mirrored region. King buckets see a position and its mirror image alike
+    /// already (but on the middle file), so their features are returned as they are.
+    pub fn mirrored_in(set: FeatureSet, feature: usize) -> usize {
+        match set {
+            FeatureSet::Plain => Self::mirrored(feature),
+            FeatureSet::KingBuckets => feature,
+            FeatureSet::KingRegions => {
+                let (region, plain) = (feature / Self::FEATURES, feature % Self::FEATURES);
+                Self::mirrored_region(region) * Self::FEATURES + Self::mirrored(plain)
+            }
+        }
+    }
+
     /// The plain feature that the plain feature `feature` becomes when the position is mirrored
     /// left to right (the first file swapped with the last): the board feature of the mirrored
     /// square, the same hand feature. The rules are symmetric, so the mirrored position has the
@@ -174,10 +255,7 @@ impl<V: Variant> Layout<V> {
 
     /// Appends the active features of set `set` of `pos` seen from `perspective` to `out`.
     pub fn active(pos: &Board<V>, set: FeatureSet, perspective: Color, out: &mut Vec<u16>) {
-        let bucket = match set {
-            FeatureSet::Plain => (0, false),
-            FeatureSet::KingBuckets => Self::king_bucket(pos, perspective),
-        };
+        let bucket = Self::king_place(pos, set, perspective);
         for sq in pos.occupied() {
             let f = Self::board_feature(perspective, pos.piece_at(sq), sq);
             out.push(Self::in_bucket(set, f, bucket));
@@ -199,26 +277,22 @@ impl<V: Variant> Layout<V> {
 impl<V: Variant> Layout<V> {
     /// What the legal move `mv` of `pos` changes in the features of set `set` seen from
     /// `perspective`; `None` when it changes them all (the perspective's king entering another
-    /// bucket or crossing the middle file), so that the accumulator must be refreshed.
+    /// bucket or region, or crossing the middle file), so that the accumulator must be
+    /// refreshed.
     #[inline]
     pub fn delta(pos: &Board<V>, set: FeatureSet, mv: Move, perspective: Color) -> Option<Delta> {
         let mut d = Delta::default();
         let us = pos.side_to_move();
         let to = mv.to();
-        let bucket = match set {
-            FeatureSet::Plain => (0, false),
-            FeatureSet::KingBuckets => {
-                let bucket = Self::king_bucket(pos, perspective);
-                if perspective == us
-                    && !mv.is_drop()
-                    && pos.king(us) == Some(mv.from())
-                    && Self::bucket_of(us, to) != bucket
-                {
-                    return None;
-                }
-                bucket
-            }
-        };
+        let bucket = Self::king_place(pos, set, perspective);
+        if set.per_king_place()
+            && perspective == us
+            && !mv.is_drop()
+            && pos.king(us) == Some(mv.from())
+            && Self::place_of(set, us, to) != bucket
+        {
+            return None;
+        }
         let feature = |f: usize| Self::in_bucket(set, f, bucket);
         if mv.is_drop() {
             let kind = Kind::from_code(mv.drop_piece());
@@ -328,6 +402,53 @@ mod tests {
         let pos = Minishogi::from_sfen("5/5/2k2/5/4K b - 1").unwrap();
         assert_eq!(Layout::<Mini>::king_bucket(&pos, Color::Black), (0, false));
         assert_eq!(Layout::<Mini>::king_bucket(&pos, Color::White), (5, false));
+    }
+
+    #[test]
+    fn king_regions_follow_the_kings_square_unmirrored() {
+        assert_eq!(Layout::<Standard>::REGIONS, 20);
+        assert_eq!(Layout::<Mini>::REGIONS, 9);
+        assert_eq!(
+            Layout::<Standard>::feature_count(FeatureSet::KingRegions),
+            20 * 2344
+        );
+        const { assert!(Layout::<Standard>::SLOTS >= 20 && Layout::<Mini>::SLOTS >= 9) };
+        // (SFEN, Black's region, White's.) Shogi regions: rank group (0 = back rank, 3 = four
+        // or more ranks up) × 5 + file group, files as the side sees the board from its first
+        // file (SFEN's last column for Black, its first for White): 0 the first two, 1 the next
+        // two, 2 the middle file, 3 the two after it, 4 the last two.
+        let cases: [(&str, usize, usize); 6] = [
+            ("4k4/9/9/9/9/9/9/9/4K4 b - 1", 2, 2),
+            ("k8/9/9/9/9/9/9/9/8K b - 1", 0, 0),
+            ("8k/9/9/9/9/9/9/9/K8 b - 1", 4, 4),
+            ("9/1k7/9/9/9/9/9/6K2/9 b - 1", 5 + 1, 5),
+            ("9/9/9/9/4k4/9/9/9/9 b - 1", 0, 15 + 2),
+            ("9/9/9/9/9/9/3K5/9/k8 b - 1", 10 + 3, 15),
+        ];
+        for (sfen, black, white) in cases {
+            let pos = Shogi::from_sfen(sfen).unwrap();
+            let got = (
+                Layout::<Standard>::king_region(&pos, Color::Black),
+                Layout::<Standard>::king_region(&pos, Color::White),
+            );
+            assert_eq!(got, (black, white), "{sfen}");
+        }
+        // Minishogi: rank group (0, 1, 2 or more) × 3 + file group (the first two, the
+        // middle, the last two).
+        let pos = Minishogi::from_sfen("5/5/2k2/5/4K b - 1").unwrap();
+        assert_eq!(Layout::<Mini>::king_region(&pos, Color::Black), 0);
+        assert_eq!(Layout::<Mini>::king_region(&pos, Color::White), 6 + 1);
+        let pos = Minishogi::startpos();
+        assert_eq!(Layout::<Mini>::king_region(&pos, Color::Black), 2);
+        assert_eq!(Layout::<Mini>::king_region(&pos, Color::White), 2);
+        // A region's copy of a plain feature is the feature itself in that region's block.
+        let (mut plain, mut regions) = (Vec::new(), Vec::new());
+        let pos = Shogi::startpos();
+        Layout::<Standard>::active(&pos, FeatureSet::Plain, Color::Black, &mut plain);
+        Layout::<Standard>::active(&pos, FeatureSet::KingRegions, Color::Black, &mut regions);
+        let block = Layout::<Standard>::king_region(&pos, Color::Black) * 2344;
+        let shifted: Vec<u16> = plain.iter().map(|&f| f + block as u16).collect();
+        assert_eq!(regions, shifted);
     }
 }
 
@@ -474,6 +595,18 @@ mod incremental {
                     if !middle && pos.king(c).is_some() {
                         assert_eq!(ka, kb, "{}", pos.to_sfen());
                     }
+                    // King regions: the mirrored position's features are the mirrored ones.
+                    let (mut ra, mut rb) = (Vec::new(), Vec::new());
+                    Layout::<V>::active(&pos, FeatureSet::KingRegions, c, &mut ra);
+                    Layout::<V>::active(&mirror, FeatureSet::KingRegions, c, &mut rb);
+                    let mut ra: Vec<usize> = ra
+                        .iter()
+                        .map(|&f| Layout::<V>::mirrored_in(FeatureSet::KingRegions, f as usize))
+                        .collect();
+                    ra.sort_unstable();
+                    rb.sort_unstable();
+                    let rb: Vec<usize> = rb.iter().map(|&f| f as usize).collect();
+                    assert_eq!(ra, rb, "{}", pos.to_sfen());
                     let mut a: Vec<usize> = a
                         .iter()
                         .map(|&f| Layout::<V>::mirrored(f as usize))
@@ -516,6 +649,7 @@ mod incremental {
             0
         );
         assert!(incremental_equals_refresh::<Standard>(FeatureSet::KingBuckets, 20, 5) > 20);
+        assert!(incremental_equals_refresh::<Standard>(FeatureSet::KingRegions, 20, 5) > 20);
     }
 
     #[test]
@@ -525,5 +659,6 @@ mod incremental {
             0
         );
         assert!(incremental_equals_refresh::<Mini>(FeatureSet::KingBuckets, 60, 6) > 20);
+        assert!(incremental_equals_refresh::<Mini>(FeatureSet::KingRegions, 60, 6) > 20);
     }
 }

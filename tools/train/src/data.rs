@@ -44,7 +44,7 @@ impl Positions {
     }
 
     /// Appends `pos` with its targets, its features of set `set`; mirrored left to right when
-    /// `mirror` is true (plain features only).
+    /// `mirror` is true (plain features or king regions).
     fn push<G: Game>(&mut self, pos: &G, set: FeatureSet, score: i16, result: f32, mirror: bool) {
         let us = pos.side_to_move();
         self.push_with(
@@ -53,7 +53,7 @@ impl Positions {
                 pos.nnue_features(set, side, out);
                 if mirror {
                     for f in &mut out[start..] {
-                        *f = G::mirrored_feature(*f as usize) as u16;
+                        *f = G::mirrored_feature(set, *f as usize) as u16;
                     }
                 }
             },
@@ -181,7 +181,7 @@ pub fn read_games<G: Packable>(
 }
 
 /// Loads data files of game `G`, the positions' features of set `set`; every `val_every`-th
-/// game (by its number) is held out. With `mirror` (plain features), each training position is
+/// game (by its number) is held out. With `mirror` (plain features or king regions), each training position is
 /// also added mirrored left to right (the validation set stays as recorded, so that its loss
 /// compares with a run without).
 pub fn load<G: Game + Packable>(

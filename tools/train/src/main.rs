@@ -59,13 +59,14 @@ struct Args {
     #[arg(long, default_value_t = 0.75)]
     lambda: f32,
     /// Games whose rules are symmetric left to right: train on each position twice, as recorded
-    /// and mirrored (both have the same value). Plain features only: king buckets see a
-    /// position and its mirror image alike already.
+    /// and mirrored (both have the same value). Plain features and king regions: king buckets
+    /// see a position and its mirror image alike already.
     #[arg(long)]
     mirror: bool,
-    /// The network's input features: `plain` (each piece on its square, the hands) or
-    /// `king-buckets` (those once per region of the perspective's king, mirrored by the king's
-    /// file, with a factoriser shared by all regions; shogi and minishogi).
+    /// The network's input features: `plain` (each piece on its square, the hands),
+    /// `king-buckets` (those once per bucket of the perspective's king, mirrored by the king's
+    /// file) or `king-regions` (once per region of the king, not mirrored); both with a
+    /// factoriser shared by all buckets or regions; shogi and minishogi.
     #[arg(long, default_value = "plain", value_parser = parse_feature_set)]
     features: FeatureSet,
     /// Every this-many-th game is held out for the validation loss.
@@ -158,7 +159,7 @@ impl PackableVisitor for FromData<'_> {
                 "--mirror is not for {name} (its rules are not symmetric)"
             ));
         }
-        if args.mirror && args.features != FeatureSet::Plain {
+        if args.mirror && args.features == FeatureSet::KingBuckets {
             return Err(format!(
                 "--mirror is for plain features: {} mirror each position by its king's file \
                  already",
@@ -278,9 +279,10 @@ fn run(args: &Args, loaded: data::Loaded, id: GameId, game: &str) -> Result<(), 
     let shape = Shape {
         features: id.features(set),
         hidden: args.hidden,
-        factor: match set {
-            FeatureSet::Plain => 0,
-            FeatureSet::KingBuckets => id.features(FeatureSet::Plain),
+        factor: if set.per_king_place() {
+            id.features(FeatureSet::Plain)
+        } else {
+            0
         },
         set,
     };

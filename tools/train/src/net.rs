@@ -200,7 +200,7 @@ pub fn clip(p: &mut [f32], shape: Shape) {
 pub fn dequantise(n: &Network, shape: Shape, seed: u64) -> Option<Vec<f32>> {
     let (a, b) = (QA as f32, QB as f32);
     let (h, hn) = (shape.hidden, n.hidden);
-    let expand = n.feature_set == FeatureSet::Plain && shape.set == FeatureSet::KingBuckets;
+    let expand = n.feature_set == FeatureSet::Plain && shape.set.per_king_place();
     let fits = if expand {
         shape.factor == n.features
     } else {

@@ -216,6 +216,31 @@ fn training_lowers_the_validation_loss_and_quantises_faithfully() {
     );
     assert!(compared > 20, "{compared} positions compared");
     assert!(net::dequantise(&q, Shape { hidden: 8, ..kb }, 1).is_none());
+
+    // A king-region network started from the plain one computes exactly what it computes, on
+    // the board as recorded: nothing is mirrored, so every region's rows are the plain rows.
+    let kr = Shape {
+        features: Layout::<Mini>::feature_count(FeatureSet::KingRegions),
+        hidden: 32,
+        factor: Layout::<Mini>::FEATURES,
+        set: FeatureSet::KingRegions,
+    };
+    let q_kr = net::quantise(&net::dequantise(&q, kr, 1).unwrap(), kr, Mini::NAME);
+    let regions = data::load::<Minishogi>(
+        std::slice::from_ref(&file),
+        5,
+        false,
+        FeatureSet::KingRegions,
+    )
+    .unwrap();
+    let mut outside_region_0 = 0;
+    for i in 0..loaded.validation.len() {
+        let (us, them) = loaded.validation.features(i);
+        let (rus, rthem) = regions.validation.features(i);
+        outside_region_0 += (rus != us) as usize + (rthem != them) as usize;
+        assert_eq!(q_kr.evaluate(rus, rthem), q.evaluate(us, them));
+    }
+    assert!(outside_region_0 > 20, "{outside_region_0}");
     let _ = std::fs::remove_file(file);
     let _ = std::fs::remove_dir_all(out);
 }
