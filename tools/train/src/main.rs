@@ -58,6 +58,11 @@ struct Args {
     /// Weight of the search score in the target; the game result gets the rest.
     #[arg(long, default_value_t = 0.75)]
     lambda: f32,
+    /// With king buckets or regions: the step size of each bucket's or region's own rows as a
+    /// fraction of `--lr` (the shared rows take `--lr`); below 1 keeps them nearer the shared
+    /// rows, against learning the training games by heart.
+    #[arg(long, default_value_t = 1.0)]
+    bucket_lr: f32,
     /// Games whose rules are symmetric left to right: train on each position twice, as recorded
     /// and mirrored (both have the same value). Plain features and king regions: king buckets
     /// see a position and its mirror image alike already.
@@ -106,6 +111,9 @@ fn parse_feature_set(text: &str) -> Result<FeatureSet, String> {
 fn check(args: &Args) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) || args.batch == 0 || args.hidden == 0 {
         return Err("--lambda must be within 0..1, --batch and --hidden above 0".into());
+    }
+    if !(0.0..=1.0).contains(&args.bucket_lr) {
+        return Err("--bucket-lr must be within 0..1".into());
     }
     if args.hidden > network::MAX_HIDDEN {
         return Err(format!(
@@ -297,6 +305,7 @@ fn run(args: &Args, loaded: data::Loaded, id: GameId, game: &str) -> Result<(), 
         lr: args.lr,
         lr_decay: args.lr_decay,
         lambda: args.lambda,
+        bucket_lr: args.bucket_lr,
         seed: args.seed,
     };
     train::run(

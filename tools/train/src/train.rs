@@ -23,6 +23,11 @@ pub struct Settings {
     pub lr_decay: f32,
     /// Weight of the search score in the target (the game result gets 1 − lambda).
     pub lambda: f32,
+    /// With a factoriser: the step size of each bucket's or region's own rows as a fraction of
+    /// `lr` (the shared rows, biases and output take `lr`). Adam moves a row that few positions
+    /// touch as far as one that all touch, so own rows learn the training games by heart unless
+    /// they step more gently than the shared ones.
+    pub bucket_lr: f32,
     /// Seed of the initial weights and of the shuffling.
     pub seed: u64,
 }
@@ -114,23 +119,31 @@ impl State {
         })
     }
 
-    /// One Adam step with gradient `grad` (already averaged over the batch).
-    fn adam(&mut self, grad: &[f32], lr: f32) {
+    /// One Adam step with gradient `grad` (already averaged over the batch), of size `lr`, and
+    /// `lr · bucket_lr` for the own rows of a network with a factoriser.
+    fn adam(&mut self, grad: &[f32], lr: f32, bucket_lr: f32) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
         const EPS: f32 = 1e-8;
         self.step += 1;
         let c1 = 1.0 - B1.powi(self.step.min(10_000) as i32);
         let c2 = 1.0 - B2.powi(self.step.min(100_000) as i32);
+        let own = if self.shape.factor > 0 {
+            self.shape.features * self.shape.hidden
+        } else {
+            0
+        };
         self.params
             .par_iter_mut()
             .zip(self.m.par_iter_mut())
             .zip(self.v.par_iter_mut())
             .zip(grad.par_iter())
-            .for_each(|(((p, m), v), &g)| {
+            .enumerate()
+            .for_each(|(i, (((p, m), v), &g))| {
                 *m = B1 * *m + (1.0 - B1) * g;
                 *v = B2 * *v + (1.0 - B2) * g * g;
-                *p -= lr * (*m / c1) / ((*v / c2).sqrt() + EPS);
+                let step = if i < own { lr * bucket_lr } else { lr };
+                *p -= step * (*m / c1) / ((*v / c2).sqrt() + EPS);
             });
         net::clip(&mut self.params, self.shape);
     }
@@ -218,7 +231,7 @@ pub fn run(
             sum.par_iter_mut().enumerate().for_each(|(k, x)| {
                 *x = grads[..used].iter().map(|g| g[k]).sum::<f32>() * scale;
             });
-            state.adam(&sum, lr);
+            state.adam(&sum, lr, settings.bucket_lr);
         }
         state.epoch += 1;
         let train_loss = (train_loss / train.len().max(1) as f64) as f32;

@@ -67,6 +67,7 @@ fn training_lowers_the_validation_loss_and_quantises_faithfully() {
         lr: 0.003,
         lr_decay: 0.9,
         lambda: 0.75,
+        bucket_lr: 1.0,
         seed: 1,
     };
     let out = temp("out");
@@ -241,6 +242,40 @@ fn training_lowers_the_validation_loss_and_quantises_faithfully() {
         assert_eq!(q_kr.evaluate(rus, rthem), q.evaluate(us, them));
     }
     assert!(outside_region_0 > 20, "{outside_region_0}");
+
+    // `bucket_lr` scales the own rows' steps: at 0 only the shared rows, biases and output
+    // learn, and every region's own rows stay zero; at 1 the own rows move too.
+    for bucket_lr in [0.0, 1.0] {
+        let start = net::dequantise(&q, kr, 1).unwrap();
+        let mut kr_state = State::from_params(kr, start.clone()).expect("a start");
+        let kr_out = temp(&format!("out-kr-{bucket_lr}"));
+        let settings = Settings {
+            epochs: 1,
+            bucket_lr,
+            ..settings.clone()
+        };
+        train::run(
+            &mut kr_state,
+            &settings,
+            &regions.train,
+            &regions.validation,
+            &kr_out,
+            Mini::NAME,
+            &|_| {},
+        )
+        .unwrap();
+        let own = kr.features * kr.hidden;
+        let moved = kr_state.params[..own].iter().filter(|&&w| w != 0.0).count();
+        let shared = own..own + kr.factor * kr.hidden;
+        assert_ne!(kr_state.params[shared.clone()], start[shared]);
+        assert!(start[..own].iter().all(|&w| w == 0.0));
+        if bucket_lr == 0.0 {
+            assert_eq!(moved, 0);
+        } else {
+            assert!(moved > 1000, "{moved} own weights moved");
+        }
+        let _ = std::fs::remove_dir_all(kr_out);
+    }
     let _ = std::fs::remove_file(file);
     let _ = std::fs::remove_dir_all(out);
 }
