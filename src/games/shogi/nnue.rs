@@ -98,10 +98,11 @@ impl<V: Variant> Layout<V> {
     /// king: the place of bucket or region 0, unmirrored).
     #[inline]
     fn king_place(pos: &Board<V>, set: FeatureSet, perspective: Color) -> (usize, bool) {
-        match pos.king(perspective) {
-            Some(king) => Self::place_of(set, perspective, king),
-            None => (0, false),
+        if !set.per_king_place() {
+            return (0, false);
         }
+        pos.king(perspective)
+            .map_or((0, false), |king| Self::place_of(set, perspective, king))
     }
 
     /// The place of set `set` for `perspective`'s king on `king`.
