@@ -148,22 +148,17 @@ fn symmetric_trio<V: Variant>(seed: u64) -> (Network, Network, Network) {
         out_weights: (0..2 * h).map(|_| rng.range(-60..=60)).collect(),
         out_bias: 0,
     };
-    let buckets = Network {
-        feature_set: FeatureSet::KingBuckets,
-        features: Layout::<V>::BUCKETS * f,
-        ft_weights: (0..Layout::<V>::BUCKETS)
+    // The network of `set` whose `copies` buckets or regions each hold the plain rows.
+    let copied = |set: FeatureSet, copies: usize| Network {
+        feature_set: set,
+        features: copies * f,
+        ft_weights: (0..copies)
             .flat_map(|_| rows.iter().flatten().copied())
             .collect(),
         ..plain.clone()
     };
-    let regions = Network {
-        feature_set: FeatureSet::KingRegions,
-        features: Layout::<V>::REGIONS * f,
-        ft_weights: (0..Layout::<V>::REGIONS)
-            .flat_map(|_| rows.iter().flatten().copied())
-            .collect(),
-        ..plain.clone()
-    };
+    let buckets = copied(FeatureSet::KingBuckets, Layout::<V>::BUCKETS);
+    let regions = copied(FeatureSet::KingRegions, Layout::<V>::REGIONS);
     (plain, buckets, regions)
 }
 

@@ -118,8 +118,7 @@ impl<V: Variant> Layout<V> {
     /// The king region of `perspective` in `pos` (0 without a king on the board).
     #[inline]
     pub fn king_region(pos: &Board<V>, perspective: Color) -> usize {
-        pos.king(perspective)
-            .map_or(0, |king| Self::region_of(perspective, king))
+        Self::king_place(pos, FeatureSet::KingRegions, perspective).0
     }
 
     /// The king region of `perspective` with its king on `king`: rank group × file groups +
@@ -149,8 +148,7 @@ impl<V: Variant> Layout<V> {
     /// unmirrored, without a king on the board).
     #[inline]
     pub fn king_bucket(pos: &Board<V>, perspective: Color) -> (usize, bool) {
-        pos.king(perspective)
-            .map_or((0, false), |king| Self::bucket_of(perspective, king))
+        Self::king_place(pos, FeatureSet::KingBuckets, perspective)
     }
 
     /// The king bucket and mirroring of `perspective` with its king on `king`.
