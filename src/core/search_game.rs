@@ -181,6 +181,8 @@ pub trait SearchGame: Position {
     /// The refresh slot (below [`SearchGame::NNUE_SLOTS`]) of the position seen from
     /// `perspective` in set `set`: positions of one slot share most features (for king buckets:
     /// the bucket and the mirroring), so the cache refreshes one from another with few changes.
+    /// The features of one slot lie in one block of `nnue_feature_count(FeatureSet::Plain)`
+    /// consecutive features (bucket `b`'s copy starts at `b` times that).
     fn nnue_slot(&self, _set: FeatureSet, _perspective: Color) -> usize {
         0
     }

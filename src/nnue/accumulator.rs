@@ -75,69 +75,97 @@ impl Accumulator {
 /// the board and 38 in hand).
 pub const MAX_ACTIVE: usize = 128;
 
-/// One cached accumulator: its values and the features (sorted) they are the sum of.
+/// One cached accumulator: its values and where its features lie.
 #[derive(Clone)]
 #[repr(C, align(64))]
 struct CacheEntry {
     values: [i16; MAX_HIDDEN],
-    features: ArrayVec<u16, MAX_ACTIVE>,
+    /// The first feature of the block of `width` features that its features lie in.
+    base: usize,
 }
 
 /// The accumulator cache ("finny table") of one search thread: per perspective and refresh
 /// slot ([`crate::core::search_game::SearchGame::nnue_slot`]), the last accumulator computed
 /// there and its features. A refresh then adds and subtracts only the features that differ
 /// from that accumulator's (a few pieces moved since), instead of summing every feature.
+///
+/// The features of one slot lie in one block of `width` consecutive features (a king bucket's
+/// or region's copy of the plain features), so that each entry keeps its features as a bitset
+/// of `width` bits: the difference of two sets is then a few word operations, with no sorting.
 pub struct AccumulatorCache {
     entries: Vec<CacheEntry>,
+    /// Per entry, `words` words: bit `i` is set when feature `base + i` is active.
+    bits: Vec<u64>,
+    /// The bitset of the features being refreshed.
+    fresh: Vec<u64>,
     slots: usize,
+    width: usize,
+    words: usize,
 }
 
 impl AccumulatorCache {
     /// A cache of `slots` slots per perspective for `net`, each starting as the accumulator of
-    /// no features (the biases).
-    pub fn new(net: &Network, slots: usize) -> AccumulatorCache {
+    /// no features (the biases); the features of one slot lie in one block of `width`.
+    pub fn new(net: &Network, slots: usize, width: usize) -> AccumulatorCache {
         let mut empty = CacheEntry {
             values: [0; MAX_HIDDEN],
-            features: ArrayVec::new(),
+            base: 0,
         };
         empty.values[..net.hidden].copy_from_slice(&net.ft_bias);
+        let words = width.div_ceil(64);
         AccumulatorCache {
             entries: vec![empty; 2 * slots],
+            bits: vec![0; 2 * slots * words],
+            fresh: vec![0; words],
             slots,
+            width,
+            words,
         }
     }
 
-    /// Sets `out` (`hidden` values) to the accumulator of the features `active` (sorted here)
-    /// through slot `slot` of perspective `p`, which then holds it.
+    /// Sets `out` (`hidden` values) to the accumulator of the features `active` (distinct, all
+    /// in one block of `width`, in any order) through slot `slot` of perspective `p`, which
+    /// then holds it.
     pub fn refresh(
         &mut self,
         net: &Network,
         p: usize,
         slot: usize,
-        active: &mut [u16],
+        active: &[u16],
         out: &mut [i16],
     ) {
         let h = net.hidden;
-        let entry = &mut self.entries[p * self.slots + slot];
-        active.sort_unstable();
+        let index = p * self.slots + slot;
+        let entry = &mut self.entries[index];
+        let old = &mut self.bits[index * self.words..][..self.words];
+        let base = active
+            .first()
+            .map_or(entry.base, |&f| f as usize / self.width * self.width);
+        debug_assert!(base == entry.base || old.iter().all(|&w| w == 0));
+        self.fresh.fill(0);
+        for &f in active {
+            let bit = f as usize - base;
+            debug_assert!(bit < self.width, "feature {f} outside the slot's block");
+            self.fresh[bit / 64] |= 1 << (bit % 64);
+        }
         let (mut removed, mut added) = (
             ArrayVec::<u16, MAX_ACTIVE>::new(),
             ArrayVec::<u16, MAX_ACTIVE>::new(),
         );
-        let (old, new) = (&entry.features, &*active);
-        let (mut i, mut j) = (0, 0);
-        while i < old.len() || j < new.len() {
-            if j == new.len() || (i < old.len() && old[i] < new[j]) {
-                removed.push(old[i]);
-                i += 1;
-            } else if i == old.len() || new[j] < old[i] {
-                added.push(new[j]);
-                j += 1;
-            } else {
-                i += 1;
-                j += 1;
+        for (w, (was, now)) in old.iter_mut().zip(&self.fresh).enumerate() {
+            let feature = |bit: u32| (base + w * 64 + bit as usize) as u16;
+            let (mut gone, mut new) = (*was & !now, *now & !*was);
+            while gone != 0 {
+                removed.push(feature(gone.trailing_zeros()));
+                gone &= gone - 1;
             }
+            while new != 0 {
+                added.push(feature(new.trailing_zeros()));
+                new &= new - 1;
+            }
+            *was = *now;
         }
+        entry.base = base;
         let row = |f: u16| &net.ft_weights[f as usize * h..][..h];
         let out = &mut out[..h];
         out.copy_from_slice(&entry.values[..h]);
@@ -156,11 +184,6 @@ impl AccumulatorCache {
             out.copy_from_slice(&entry.values[..h]);
             (r, a) = (&r[rn..], &a[an..]);
         }
-        entry.features.clear();
-        entry
-            .features
-            .try_extend_from_slice(active)
-            .expect("no more than MAX_ACTIVE features");
     }
 }
 
@@ -186,19 +209,23 @@ mod tests {
             out_weights: (0..2 * hidden).map(|_| 1).collect(),
             out_bias: 0,
         };
-        let mut cache = AccumulatorCache::new(&net, 3);
+        // Three blocks of 100 features, block k through slot k (as king buckets would).
+        let (slots, width) = (3, 100);
+        let mut cache = AccumulatorCache::new(&net, slots, width);
         let mut out = [0i16; MAX_HIDDEN];
         // Random feature sets of up to 100 features, through random slots: each refresh must
         // equal the sum from scratch, whatever the slot held before.
-        for _ in 0..200 {
-            let n = rng.below(100);
-            let mut active: Vec<u16> = (0..n).map(|_| rng.below(features) as u16).collect();
+        for _ in 0..300 {
+            let (p, slot) = (rng.below(2), rng.below(slots));
+            let n = rng.below(width);
+            let mut active: Vec<u16> = (0..n)
+                .map(|_| (slot * width + rng.below(width)) as u16)
+                .collect();
             active.sort_unstable();
             active.dedup();
             let want = net.accumulate(&active);
             active.reverse();
-            let (p, slot) = (rng.below(2), rng.below(3));
-            cache.refresh(&net, p, slot, &mut active, &mut out);
+            cache.refresh(&net, p, slot, &active, &mut out);
             assert_eq!(&out[..hidden], want.as_slice());
         }
     }

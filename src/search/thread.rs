@@ -14,7 +14,7 @@ use super::{Report, SearchGame, SearchParams, SearchResult, SearchSetup};
 use crate::core::color::Color;
 use crate::core::moves::{GameMove, ListStore, MoveList};
 use crate::core::repetition::HistoryEntry;
-use crate::core::search_game::MoveDelta;
+use crate::core::search_game::{FeatureSet, MoveDelta};
 use crate::nnue::accumulator::{Accumulator, AccumulatorCache, MAX_ACTIVE};
 use crate::nnue::network::Network;
 
@@ -165,9 +165,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             pickers: (0..MAX_PLY + 4).map(|_| MovePicker::default()).collect(),
             acc: Self::root_accumulators(root, setup),
             deltas: vec![MoveDelta::default(); MAX_PLY + 4].into_boxed_slice(),
-            cache: setup
-                .nnue
-                .map(|net| Box::new(AccumulatorCache::new(net, G::NNUE_SLOTS))),
+            cache: setup.nnue.map(|net| {
+                let width = G::nnue_feature_count(FeatureSet::Plain);
+                Box::new(AccumulatorCache::new(net, G::NNUE_SLOTS, width))
+            }),
             active: Vec::with_capacity(MAX_ACTIVE),
         }
     }
@@ -249,7 +250,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             .cache
             .as_mut()
             .expect("a cache whenever a network is in use");
-        cache.refresh(net, p, slot, &mut self.active, &mut self.acc[ply].values[p]);
+        cache.refresh(net, p, slot, &self.active, &mut self.acc[ply].values[p]);
         self.acc[ply].computed[p] = true;
     }
 
