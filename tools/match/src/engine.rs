@@ -36,8 +36,9 @@ pub struct EngineConfig {
     pub ponder: bool,
 }
 
-/// An engine's own clock (words `time=MS`, `byoyomi=MS`, `inc=MS` of `--engine`): each part given
-/// replaces the match's for that engine.
+/// An engine's own clock (words `time=MS`, `byoyomi=MS`, `inc=MS` of `--engine`), or its own
+/// node limit under a match at `--nodes` (word `nodes=N`): each part given replaces the match's
+/// for that engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ClockOdds {
     /// Main time, ms.
@@ -46,10 +47,13 @@ pub struct ClockOdds {
     pub byoyomi_ms: Option<u64>,
     /// Fischer increment, ms.
     pub inc_ms: Option<u64>,
+    /// Nodes per move (node odds, as a stand-in for equal time between engines of unequal
+    /// speed).
+    pub nodes: Option<u64>,
 }
 
 impl ClockOdds {
-    /// True when the engine plays on the match's clock.
+    /// True when the engine plays on the match's clock and node limit.
     pub fn is_none(&self) -> bool {
         *self == ClockOdds::default()
     }
@@ -58,7 +62,8 @@ impl ClockOdds {
 impl EngineConfig {
     /// Parses an engine spec: words `cmd=PROGRAM` (split at spaces into program and arguments),
     /// `arg=ARG`, `name=NAME`, `dir=DIR`, `stderr=FILE`, `option.NAME=VALUE`, and the engine's
-    /// own clock `time=MS`, `byoyomi=MS`, `inc=MS`, and `ponder=on|off`.
+    /// own clock `time=MS`, `byoyomi=MS`, `inc=MS`, its own node limit `nodes=N`, and
+    /// `ponder=on|off`.
     pub fn parse(words: &[String]) -> Result<EngineConfig, String> {
         let mut cfg = EngineConfig::default();
         for w in words {
@@ -82,6 +87,13 @@ impl EngineConfig {
                         _ => return Err(format!("ponder= takes on or off, got '{value}'")),
                     }
                 }
+                "nodes" => {
+                    let n: u64 =
+                        value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                            format!("nodes= needs a positive count, got '{value}'")
+                        })?;
+                    cfg.clock.nodes = Some(n);
+                }
                 "time" | "byoyomi" | "inc" => {
                     let ms: u64 = value
                         .parse()
@@ -98,7 +110,7 @@ impl EngineConfig {
                     }
                     _ => {
                         return Err(format!(
-                            "unknown engine setting '{key}' (cmd, arg, name, dir, stderr, option.NAME, time, byoyomi, inc, ponder)"
+                            "unknown engine setting '{key}' (cmd, arg, name, dir, stderr, option.NAME, time, byoyomi, inc, nodes, ponder)"
                         ));
                     }
                 },
@@ -521,10 +533,20 @@ mod tests {
             ClockOdds {
                 time_ms: None,
                 byoyomi_ms: Some(600),
-                inc_ms: Some(5)
+                inc_ms: Some(5),
+                nodes: None
             }
         );
         assert!(EngineConfig::parse(&words(&["cmd=x", "byoyomi=-1"])).is_err());
+        let c = EngineConfig::parse(&words(&["cmd=x", "nodes=18000"])).unwrap();
+        assert_eq!(c.clock.nodes, Some(18000));
+        assert!(!c.clock.is_none());
+        for bad in ["nodes=0", "nodes=-5", "nodes=many"] {
+            assert!(
+                EngineConfig::parse(&words(&["cmd=x", bad])).is_err(),
+                "{bad}"
+            );
+        }
         assert!(
             EngineConfig::parse(&words(&["cmd=x", "ponder=on"]))
                 .unwrap()

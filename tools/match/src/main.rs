@@ -26,8 +26,9 @@ struct Cli {
     /// arguments), `arg=ARG` (repeatable), `name=NAME`, `dir=WORKDIR`, `stderr=FILE` (append the
     /// engine's standard error there; default: discarded), `option.NAME=VALUE` (a `setoption`,
     /// repeatable; an engine answering `info string error` to its settings stops the runner),
-    /// and the engine's own clock for time odds: `time=MS`, `byoyomi=MS`, `inc=MS`, each
-    /// replacing the match's (--time, --byoyomi, --inc) for that engine.
+    /// the engine's own clock for time odds: `time=MS`, `byoyomi=MS`, `inc=MS`, each
+    /// replacing the match's (--time, --byoyomi, --inc) for that engine, and under --nodes its
+    /// own node limit for node odds: `nodes=N`.
     #[arg(long = "engine", value_name = "SETTING", num_args = 1.., action = ArgAction::Append, required = true)]
     engine: Vec<String>,
 
@@ -212,14 +213,19 @@ fn config(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<MatchConfig, Strin
         movetime_ms: cli.movetime,
         nodes: cli.nodes,
     };
-    if (tc.movetime_ms.is_some() || tc.nodes.is_some())
-        && engines.iter().any(|e| !e.clock.is_none())
-    {
+    let own_clock = |e: &EngineConfig| {
+        let c = e.clock;
+        c.time_ms.is_some() || c.byoyomi_ms.is_some() || c.inc_ms.is_some()
+    };
+    if (tc.movetime_ms.is_some() || tc.nodes.is_some()) && engines.iter().any(own_clock) {
         return Err(
             "an engine's own clock (time=, byoyomi=, inc=) needs a clock for the match, not \
              --movetime or --nodes"
                 .into(),
         );
+    }
+    if tc.nodes.is_none() && engines.iter().any(|e| e.clock.nodes.is_some()) {
+        return Err("an engine's own node limit (nodes=) needs a match at --nodes".into());
     }
     let mut rules = EveryGameRules::default();
     rules.max_moves_to_draw = cli.max_plies;

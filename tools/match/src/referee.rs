@@ -31,12 +31,14 @@ pub struct TimeControl {
 }
 
 impl TimeControl {
-    /// The clock of an engine with its own `odds`: each part it gives replaces the match's.
+    /// The clock of an engine with its own `odds`: each part it gives replaces the match's
+    /// (its node limit only that of a match at fixed nodes: `main` refuses it otherwise).
     pub fn with(&self, odds: &ClockOdds) -> TimeControl {
         TimeControl {
             base_ms: odds.time_ms.unwrap_or(self.base_ms),
             byoyomi_ms: odds.byoyomi_ms.unwrap_or(self.byoyomi_ms),
             inc_ms: odds.inc_ms.unwrap_or(self.inc_ms),
+            nodes: odds.nodes.or(self.nodes),
             ..*self
         }
     }

@@ -812,6 +812,74 @@ fn time_odds_give_each_engine_its_own_clock() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("needs a clock for the match"));
 }
 
+#[test]
+fn node_odds_give_each_engine_its_own_node_limit() {
+    let out = out_dir("node-odds");
+    let log = dir_of("node-odds-log.txt");
+    let _ = std::fs::remove_file(&log);
+    let args: Vec<String> = [
+        "--game",
+        "minishogi",
+        "--engine",
+        &engine("repeater"),
+        "name=full",
+        "--engine",
+        &engine("repeater"),
+        "name=odds",
+        "nodes=250",
+        "--random-plies",
+        "0",
+        "--games",
+        "2",
+        "--nodes",
+        "100",
+        "--log",
+        log.to_str().unwrap(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let output = runner(&out, &args).output().expect("runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("clock of full: 100 nodes/move"), "{stdout}");
+    assert!(stdout.contains("clock of odds: 250 nodes/move"), "{stdout}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let gos = |tag: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.contains(tag) && l.contains("> go "))
+            .map(str::to_string)
+            .collect()
+    };
+    let (first, second) = (gos("e1."), gos("e2."));
+    assert!(!first.is_empty() && !second.is_empty(), "{text}");
+    assert!(
+        first.iter().all(|l| l.ends_with("go nodes 100")),
+        "{first:?}"
+    );
+    assert!(
+        second.iter().all(|l| l.ends_with("go nodes 250")),
+        "{second:?}"
+    );
+    // Node odds need a match at fixed nodes.
+    let refused = runner(
+        &out_dir("node-odds-clock"),
+        &[
+            "--engine".to_string(),
+            engine("repeater"),
+            "nodes=250".to_string(),
+            "--engine".to_string(),
+            engine("repeater"),
+            "--byoyomi".to_string(),
+            "100".to_string(),
+        ],
+    )
+    .output()
+    .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("needs a match at --nodes"));
+}
+
 /// A disk that fills up while the records are written (here: the largest file size the runner
 /// may write, `ulimit -f`, with SIGXFSZ ignored so that the write fails as on a full disk): the
 /// runner says which file it could not write and why, starts no new game, keeps every row of
