@@ -93,6 +93,22 @@ fn engine(name: &str) -> String {
     format!("cmd={}", fake(name))
 }
 
+/// The `go` commands the protocol log `text` shows sent to the engine tagged `tag` (`e1.`, `e2.`).
+fn go_lines(text: &str, tag: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.contains(tag) && l.contains("> go "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Runs a match on `args` that the runner must refuse; returns its standard error.
+fn refused(test: &str, args: &[&str]) -> String {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    let output = runner(&out_dir(test), &args).output().unwrap();
+    assert!(!output.status.success());
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
 /// `name` lost both games of the pair, for `reason`.
 fn assert_loses(rows: &[Row], name: &str, reason: &str) {
     assert!(!rows.is_empty());
@@ -731,49 +747,54 @@ fn a_refused_setting_stops_the_match_before_it_starts() {
     assert_eq!(rows.len(), 2);
 }
 
-#[test]
-fn time_odds_give_each_engine_its_own_clock() {
-    // Shogi (recorded in CSA) between two repeating engines, the second with 600 ms a move.
-    let out = out_dir("time-odds");
-    let log = dir_of("time-odds-log.txt");
+/// Two games of `game` between two repeating engines named `names`, the second with the
+/// engine setting `odds`, under the match's `limit` options: the output directory, the
+/// runner's standard output and the `go` commands each engine was sent (from the protocol log).
+fn odds_match(
+    test: &str,
+    game: &str,
+    names: [&str; 2],
+    odds: &str,
+    limit: &[&str],
+) -> (PathBuf, String, [Vec<String>; 2]) {
+    let out = out_dir(test);
+    let log = dir_of(&format!("{test}-log.txt"));
     let _ = std::fs::remove_file(&log);
-    let args: Vec<String> = [
-        "--game",
-        "shogi",
-        "--engine",
-        &engine("repeater"),
-        "name=quick",
-        "--engine",
-        &engine("repeater"),
-        "name=slow",
-        "byoyomi=600",
-        "--random-plies",
-        "0",
-        "--games",
-        "2",
-        "--byoyomi",
-        "200",
-        "--log",
-        log.to_str().unwrap(),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let (e, first, second) = (
+        engine("repeater"),
+        format!("name={}", names[0]),
+        format!("name={}", names[1]),
+    );
+    let mut args = vec![
+        "--game", game, "--engine", &e, &first, "--engine", &e, &second,
+    ];
+    args.extend([odds, "--random-plies", "0", "--games", "2"]);
+    args.extend(limit);
+    args.extend(["--log", log.to_str().unwrap()]);
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     let output = runner(&out, &args).output().expect("runs");
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(output.status.success(), "{stdout}");
+    // The log tags each line with the engine's number.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let gos = [go_lines(&text, "e1."), go_lines(&text, "e2.")];
+    assert!(gos.iter().all(|g| !g.is_empty()), "{text}");
+    (out, stdout, gos)
+}
+
+#[test]
+fn time_odds_give_each_engine_its_own_clock() {
+    // Shogi (recorded in CSA), the second engine with 600 ms a move.
+    let (out, stdout, [first, second]) = odds_match(
+        "time-odds",
+        "shogi",
+        ["quick", "slow"],
+        "byoyomi=600",
+        &["--byoyomi", "200"],
+    );
     assert!(stdout.contains("clock of quick: byoyomi 0.2s"), "{stdout}");
     assert!(stdout.contains("clock of slow: byoyomi 0.6s"), "{stdout}");
-    // Each engine was told its own byoyomi (the log tags each line with the engine's number).
-    let text = std::fs::read_to_string(&log).unwrap();
-    let gos = |tag: &str| -> Vec<String> {
-        text.lines()
-            .filter(|l| l.contains(tag) && l.contains("> go "))
-            .map(str::to_string)
-            .collect()
-    };
-    let (first, second) = (gos("e1."), gos("e2."));
-    assert!(!first.is_empty() && !second.is_empty(), "{text}");
+    // Each engine was told its own byoyomi.
     assert!(
         first.iter().all(|l| l.ends_with("byoyomi 200")),
         "{first:?}"
@@ -794,65 +815,30 @@ fn time_odds_give_each_engine_its_own_clock() {
         "{csa:?}"
     );
     // Odds need a clock.
-    let refused = runner(
-        &out_dir("time-odds-nodes"),
-        &[
-            "--engine".to_string(),
-            engine("repeater"),
-            "byoyomi=600".to_string(),
-            "--engine".to_string(),
-            engine("repeater"),
-            "--nodes".to_string(),
-            "100".to_string(),
-        ],
-    )
-    .output()
-    .unwrap();
-    assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("needs a clock for the match"));
+    let (e, stderr) = (engine("repeater"), "needs a clock for the match");
+    let args = [
+        "--engine",
+        &e,
+        "byoyomi=600",
+        "--engine",
+        &e,
+        "--nodes",
+        "100",
+    ];
+    assert!(refused("time-odds-nodes", &args).contains(stderr));
 }
 
 #[test]
 fn node_odds_give_each_engine_its_own_node_limit() {
-    let out = out_dir("node-odds");
-    let log = dir_of("node-odds-log.txt");
-    let _ = std::fs::remove_file(&log);
-    let args: Vec<String> = [
-        "--game",
+    let (_, stdout, [first, second]) = odds_match(
+        "node-odds",
         "minishogi",
-        "--engine",
-        &engine("repeater"),
-        "name=full",
-        "--engine",
-        &engine("repeater"),
-        "name=odds",
+        ["full", "odds"],
         "nodes=250",
-        "--random-plies",
-        "0",
-        "--games",
-        "2",
-        "--nodes",
-        "100",
-        "--log",
-        log.to_str().unwrap(),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let output = runner(&out, &args).output().expect("runs");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(output.status.success(), "{stdout}");
+        &["--nodes", "100"],
+    );
     assert!(stdout.contains("clock of full: 100 nodes/move"), "{stdout}");
     assert!(stdout.contains("clock of odds: 250 nodes/move"), "{stdout}");
-    let text = std::fs::read_to_string(&log).unwrap();
-    let gos = |tag: &str| -> Vec<String> {
-        text.lines()
-            .filter(|l| l.contains(tag) && l.contains("> go "))
-            .map(str::to_string)
-            .collect()
-    };
-    let (first, second) = (gos("e1."), gos("e2."));
-    assert!(!first.is_empty() && !second.is_empty(), "{text}");
     assert!(
         first.iter().all(|l| l.ends_with("go nodes 100")),
         "{first:?}"
@@ -862,22 +848,17 @@ fn node_odds_give_each_engine_its_own_node_limit() {
         "{second:?}"
     );
     // Node odds need a match at fixed nodes.
-    let refused = runner(
-        &out_dir("node-odds-clock"),
-        &[
-            "--engine".to_string(),
-            engine("repeater"),
-            "nodes=250".to_string(),
-            "--engine".to_string(),
-            engine("repeater"),
-            "--byoyomi".to_string(),
-            "100".to_string(),
-        ],
-    )
-    .output()
-    .unwrap();
-    assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("needs a match at --nodes"));
+    let (e, stderr) = (engine("repeater"), "needs a match at --nodes");
+    let args = [
+        "--engine",
+        &e,
+        "nodes=250",
+        "--engine",
+        &e,
+        "--byoyomi",
+        "100",
+    ];
+    assert!(refused("node-odds-clock", &args).contains(stderr));
 }
 
 /// A disk that fills up while the records are written (here: the largest file size the runner
