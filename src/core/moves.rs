@@ -78,7 +78,7 @@ pub trait GameMove: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync 
     /// value per move (the move picker's scores): a fixed array on the stack where the game's
     /// moves are bounded (the shogi games), a list that can grow where they are not (Give and
     /// Take's capture routes).
-    type List<T: Copy + std::fmt::Debug>: ListStore<T>;
+    type List<T: Copy + std::fmt::Debug + Send>: ListStore<T> + Send;
     /// A 16-bit code of the move for the search's tables (history, counter moves, table
     /// entries): the same move always has the same code, and a code is turned back into a move
     /// only through the position (`SearchGame::move_from_code`), which checks it.
@@ -98,7 +98,7 @@ pub trait GameMove: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync 
 
 impl GameMove for Move {
     const NONE: Move = Move::NONE;
-    type List<T: Copy + std::fmt::Debug> = ArrayVec<T, MAX_MOVES>;
+    type List<T: Copy + std::fmt::Debug + Send> = ArrayVec<T, MAX_MOVES>;
 
     #[inline(always)]
     fn code(self) -> u16 {

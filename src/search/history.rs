@@ -8,6 +8,7 @@
 //!
 //! The tables outlive a search: a [`HistoryPool`] keeps each thread's for the next move.
 
+use std::any::Any;
 use std::sync::Mutex;
 
 use super::params::{CORRECTION_GRAIN, CORRECTION_MAX, HISTORY_MAX, MAX_PLY};
@@ -74,8 +75,17 @@ impl Default for History {
 /// Each search thread's history tables, kept from one search to the next (the moves of one
 /// game), as engines keep them: a search then starts with the ordering the last one learned, and
 /// does not make and fill tables of several megabytes anew at every move. Emptied for a new game.
+/// The pool also keeps each thread's per-ply buffers (move pickers, accumulators), across games.
 #[derive(Default)]
-pub struct HistoryPool(Mutex<Vec<Option<History>>>);
+pub struct HistoryPool(Mutex<Vec<PoolSlot>>);
+
+/// What one search thread left in the pool.
+#[derive(Default)]
+struct PoolSlot {
+    history: Option<History>,
+    /// The thread's per-ply buffers (of the search's type, hence `Any`).
+    buffers: Option<Box<dyn Any + Send>>,
+}
 
 impl HistoryPool {
     /// The tables thread `id` left at the end of the last search (its killers emptied: their
@@ -85,7 +95,7 @@ impl HistoryPool {
             .0
             .lock()
             .ok()
-            .and_then(|mut slots| slots.get_mut(id).and_then(Option::take));
+            .and_then(|mut slots| slots.get_mut(id).and_then(|s| s.history.take()));
         match kept {
             Some(mut h) => {
                 h.killers.fill([0; 2]);
@@ -95,20 +105,38 @@ impl HistoryPool {
         }
     }
 
-    /// Keeps thread `id`'s tables for the next search.
-    pub fn put(&self, id: usize, history: History) {
+    /// The buffers of type `T` thread `id` left at the end of the last search, if any: reusing
+    /// them spares a search allocating its per-ply buffers and the system supplying fresh pages
+    /// for them, which costs a short search (as `datagen`'s) a good part of its time.
+    pub fn take_buffers<T: Any>(&self, id: usize) -> Option<Box<T>> {
+        let kept = self
+            .0
+            .lock()
+            .ok()
+            .and_then(|mut slots| slots.get_mut(id).and_then(|s| s.buffers.take()))?;
+        kept.downcast().ok()
+    }
+
+    /// Keeps thread `id`'s tables and per-ply buffers for the next search.
+    pub fn put(&self, id: usize, history: History, buffers: Box<dyn Any + Send>) {
         if let Ok(mut slots) = self.0.lock() {
             if slots.len() <= id {
-                slots.resize_with(id + 1, || None);
+                slots.resize_with(id + 1, PoolSlot::default);
             }
-            slots[id] = Some(history);
+            slots[id] = PoolSlot {
+                history: Some(history),
+                buffers: Some(buffers),
+            };
         }
     }
 
-    /// Forgets every thread's tables (a new game).
+    /// Forgets every thread's tables (a new game); the buffers, which hold nothing a search
+    /// reads before writing it, stay.
     pub fn clear(&self) {
         if let Ok(mut slots) = self.0.lock() {
-            slots.clear();
+            for slot in slots.iter_mut() {
+                slot.history = None;
+            }
         }
     }
 }
@@ -237,15 +265,33 @@ mod tests {
         h.update_quiet(Color::Black, mv, 5, [7, 0], 400);
         h.update_capture(9, 3, -300);
         h.add_killer(4, mv);
-        pool.put(1, h);
+        pool.put(1, h, Box::new(()));
         // Another thread's slot is empty.
         assert_eq!(pool.take(0).score(Color::Black, mv), 0);
         let h = pool.take(1);
         assert!(h.score(Color::Black, mv) > 0);
         assert!(h.capture_score(9, 3) < 0);
         assert_eq!(h.killers(4), [0, 0]);
-        pool.put(1, h);
+        pool.put(1, h, Box::new(()));
         pool.clear();
         assert_eq!(pool.take(1).score(Color::Black, mv), 0);
+    }
+
+    #[test]
+    fn the_pool_keeps_each_threads_buffers_across_games() {
+        let pool = HistoryPool::default();
+        assert!(pool.take_buffers::<Vec<u8>>(0).is_none());
+        pool.put(0, History::default(), Box::new(vec![1u8, 2, 3]));
+        pool.put(1, History::default(), Box::new(vec![4u8]));
+        // A new game forgets the tables, not the buffers.
+        pool.clear();
+        assert_eq!(
+            pool.take_buffers::<Vec<u8>>(0).as_deref(),
+            Some(&vec![1, 2, 3])
+        );
+        // Taken once: the slot is empty until the thread puts them back.
+        assert!(pool.take_buffers::<Vec<u8>>(0).is_none());
+        // Buffers of another type (another game's moves) are not handed out.
+        assert!(pool.take_buffers::<Vec<u16>>(1).is_none());
     }
 }

@@ -81,6 +81,23 @@ pub(super) struct Worker<'a, G: SearchGame> {
     active: Vec<u16>,
 }
 
+/// A worker's per-ply buffers, kept in the [`super::HistoryPool`] between searches. Nothing in
+/// them is read before the search writes it: a picker starts afresh at each node, and a ply's
+/// accumulator is marked stale whenever the search enters that ply.
+struct Buffers<M: GameMove> {
+    pickers: Box<[MovePicker<M>]>,
+    acc: Box<[Accumulator]>,
+}
+
+impl<M: GameMove> Buffers<M> {
+    fn new() -> Self {
+        Buffers {
+            pickers: (0..MAX_PLY + 4).map(|_| MovePicker::default()).collect(),
+            acc: (0..MAX_PLY + 4).map(|_| Accumulator::default()).collect(),
+        }
+    }
+}
+
 impl<'a, G: SearchGame> Worker<'a, G> {
     /// The game's "no move".
     pub const NO_MOVE: G::Move = <G::Move as GameMove>::NONE;
@@ -133,6 +150,11 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         };
         let check_interval =
             node_limit.map_or(CHECK_INTERVAL, |n| (n / 8).clamp(1, CHECK_INTERVAL));
+        let mut buffers = setup
+            .histories
+            .and_then(|pool| pool.take_buffers::<Buffers<G::Move>>(id))
+            .map_or_else(Buffers::new, |b| *b);
+        Self::refresh_root(root, setup, &mut buffers.acc[0]);
         Worker {
             id,
             root,
@@ -162,8 +184,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             start: Instant::now(),
             lmr,
             params,
-            pickers: (0..MAX_PLY + 4).map(|_| MovePicker::default()).collect(),
-            acc: Self::root_accumulators(root, setup),
+            pickers: buffers.pickers,
+            acc: buffers.acc,
             deltas: vec![MoveDelta::default(); MAX_PLY + 4].into_boxed_slice(),
             cache: setup.nnue.map(|net| {
                 let width = G::nnue_feature_count(FeatureSet::Plain);
@@ -186,20 +208,15 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         lmr
     }
 
-    /// The accumulator stack, with the root's computed when a network is in use.
-    fn root_accumulators(
-        root: &G,
-        setup: &SearchSetup<'_, G::Move, G::Rules>,
-    ) -> Box<[Accumulator]> {
-        let mut acc: Box<[Accumulator]> =
-            (0..MAX_PLY + 4).map(|_| Accumulator::default()).collect();
+    /// Computes the root's accumulator when a network is in use (the other plies' are computed
+    /// from it before they are read).
+    fn refresh_root(root: &G, setup: &SearchSetup<'_, G::Move, G::Rules>, acc: &mut Accumulator) {
         if let Some(net) = setup.nnue {
             let (mut black, mut white) = (Vec::new(), Vec::new());
             root.nnue_features(net.feature_set, Color::Black, &mut black);
             root.nnue_features(net.feature_set, Color::White, &mut white);
-            acc[0].refresh(net, [&black, &white]);
+            acc.refresh(net, [&black, &white]);
         }
-        acc
     }
 
     /// The evaluation stored in the table's entry `hit` for `pos`, or else its static evaluation
@@ -299,11 +316,15 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
     }
 
-    /// Ends the worker, handing its history tables to the pool, if the search has one, for the
-    /// next search.
+    /// Ends the worker, handing its history tables and per-ply buffers to the pool, if the
+    /// search has one, for the next search.
     pub fn keep_history(self) {
         if let Some(pool) = self.setup.histories {
-            pool.put(self.id, self.history);
+            let buffers = Buffers {
+                pickers: self.pickers,
+                acc: self.acc,
+            };
+            pool.put(self.id, self.history, Box::new(buffers));
         }
     }
 

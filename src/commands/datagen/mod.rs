@@ -29,7 +29,7 @@ use crate::progress::Progress;
 use crate::rng::Rng;
 use crate::search::tt::TranspositionTable;
 use crate::search::value::MATE_BOUND;
-use crate::search::{self, Limits, SearchSetup, Shared};
+use crate::search::{self, HistoryPool, Limits, SearchSetup, Shared};
 use format::GameResult;
 
 /// What a data-generation run plays.
@@ -72,16 +72,19 @@ pub struct Summary {
     pub seconds: f64,
 }
 
-/// Plays game number `game` of the run and returns its records' bytes.
+/// Plays game number `game` of the run and returns its records' bytes. The thread's table and
+/// history tables are emptied first, then kept from move to move, as the engine keeps them in a
+/// game.
 fn play_game<G: Game + Packable>(
     cfg: &Config,
     game: u64,
-    tt: &TranspositionTable,
+    (tt, histories): (&TranspositionTable, &HistoryPool),
     rules: &RuleOptions<G::Rules>,
 ) -> Vec<u8> {
     let mut rng = Rng::stream(cfg.seed, game);
     let (mut pos, mut history) = opening::<G>(cfg.random_plies, &mut rng, rules);
     tt.clear();
+    histories.clear();
     let mut records = Vec::new();
     let mut sides: Vec<Color> = Vec::new();
     // The winner, or None for a draw.
@@ -110,6 +113,7 @@ fn play_game<G: Game + Packable>(
                 ..Limits::default()
             },
             nnue: cfg.network.as_deref(),
+            histories: Some(histories),
             ..search_setup::<G>(&history, *rules, tt, &shared)
         };
         let result = search::run(&pos, &setup);
@@ -217,11 +221,12 @@ pub fn run<G: Game + Packable>(
                 .stack_size(64 << 20)
                 .spawn_scoped(scope, move || {
                     let tt = TranspositionTable::new(cfg.hash_mib);
+                    let histories = HistoryPool::default();
                     while !abort.load(Ordering::Relaxed) {
                         let Some(&game) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                             break;
                         };
-                        let records = play_game::<G>(cfg, game, &tt, rules);
+                        let records = play_game::<G>(cfg, game, (&tt, &histories), rules);
                         if tx.send((game, records)).is_err() {
                             break;
                         }

@@ -19,7 +19,7 @@ impl GameMove for GtMove {
     const NONE: GtMove = GtMove::NONE;
     /// Capture routes are not bounded by a small number (one king against fourteen men has a
     /// position with 21,617), so the list grows past its 64 places on the stack.
-    type List<T: Copy + std::fmt::Debug> = smallvec::SmallVec<[T; 64]>;
+    type List<T: Copy + std::fmt::Debug + Send> = smallvec::SmallVec<[T; 64]>;
 
     /// A step is coded exactly (`1 + from · 64 + to`, below 4,097); a capture by a hash of its
     /// route with the top bit set. Code 0 is no move.
