@@ -229,6 +229,55 @@ fn a_search_with_king_buckets_or_regions_evaluates_as_a_refresh_would() {
     );
 }
 
+/// A search handed another search's buffers by the pool (move pickers and accumulators, kept
+/// across games) walks the same tree as a search with fresh ones: nothing left in them is read
+/// before the search writes it. Checked with the embedded shogi network and a king-region one
+/// (whose refreshes go through the accumulator cache).
+#[test]
+fn a_search_with_reused_buffers_walks_the_same_tree() {
+    use tsubame::search::HistoryPool;
+    type G = tsubame::games::shogi::Shogi;
+    let search = |net: &Network, pool: &HistoryPool, sfen: &str| {
+        let pos = G::from_sfen(sfen).unwrap();
+        let tt = TranspositionTable::new(4);
+        let shared = Shared::default();
+        let report = |_: &search::Report<Move>| {};
+        let setup = SearchSetup {
+            history: &[],
+            rules: Default::default(),
+            limits: Limits::<Move> {
+                nodes: Some(60_000),
+                multipv: 1,
+                ..Limits::default()
+            },
+            threads: 1,
+            pruning: true,
+            tt: &tt,
+            shared: &shared,
+            report: &report,
+            nnue: Some(net),
+            histories: Some(pool),
+            params: G::default_params(),
+            skill: None,
+        };
+        let r = search::with_search_stack(|| search::run(&pos, &setup));
+        (r.score, r.best, r.ponder, r.depth, r.nodes)
+    };
+    let embedded = Networks::default().get(GameId::Shogi).unwrap();
+    let (_, _, regions) = symmetric_trio::<Standard>(5);
+    let (first, second) = (
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "ln1g3nl/1r1sk1gb1/p1pppp1pp/1p4p2/9/2P4P1/PPBPPPP1P/2G1K2R1/LNS2GSNL b s 15",
+    );
+    for net in [&*embedded, &regions] {
+        let fresh = search(net, &HistoryPool::default(), second);
+        let pool = HistoryPool::default();
+        search(net, &pool, first);
+        pool.clear();
+        assert_eq!(search(net, &pool, second), fresh, "{}", net.feature_set);
+    }
+}
+
 /// Checks that `net` scores the start position `start` near zero and a position with the
 /// opponent's rook missing (`up`), or the mover's (`down`), by more than 300 cp either way.
 fn knows_material<V: Variant>(net: &Network, start: &str, up: &str, down: &str) {
