@@ -18,7 +18,7 @@ use tsubame::nnue::FeatureSet;
 use tsubame::nnue::network::Network;
 use tsubame::rng::Rng;
 use tsubame::search::tt::TranspositionTable;
-use tsubame::search::{self, Limits, SearchGame, SearchSetup, Shared};
+use tsubame::search::{self, HistoryPool, Limits, SearchGame, SearchSetup, Shared};
 
 /// A minishogi network with weights from a fixed pseudo-random sequence.
 fn network() -> Network {
@@ -122,6 +122,34 @@ fn a_search_with_a_network_uses_it() {
     }
 }
 
+/// A one-thread search of `pos` with `net` under `limits`, with a fresh 4 MiB table and the
+/// history pool `histories` if given.
+fn search_with<G: SearchGame>(
+    pos: &G,
+    net: &Network,
+    limits: Limits<G::Move>,
+    histories: Option<&HistoryPool>,
+) -> search::SearchResult<G::Move> {
+    let tt = TranspositionTable::new(4);
+    let shared = Shared::default();
+    let report = |_: &search::Report<G::Move>| {};
+    let setup = SearchSetup {
+        history: &[],
+        rules: Default::default(),
+        limits,
+        threads: 1,
+        pruning: true,
+        tt: &tt,
+        shared: &shared,
+        report: &report,
+        nnue: Some(net),
+        histories,
+        params: G::default_params(),
+        skill: None,
+    };
+    search::with_search_stack(|| search::run(pos, &setup))
+}
+
 /// A plain network of game `V` whose weights are symmetric left to right (a feature's row is
 /// its mirror image's), the king-bucket network whose every bucket holds its rows, and the
 /// king-region network whose every region does: the three evaluate every position alike,
@@ -173,33 +201,13 @@ fn a_search_with_king_buckets_or_regions_evaluates_as_a_refresh_would() {
         for sfen in sfens {
             let pos = G::from_sfen(sfen).unwrap();
             let run = |net: &Network| {
-                let tt = TranspositionTable::new(4);
-                let shared = Shared::default();
-                let report = |_: &search::Report<G::Move>| {};
-                let setup = SearchSetup {
-                    history: &[],
-                    rules: Default::default(),
-                    limits: Limits::<G::Move> {
-                        depth: Some(6),
-                        multipv: 1,
-                        ..Limits::default()
-                    },
-                    threads: 1,
-                    pruning: true,
-                    tt: &tt,
-                    shared: &shared,
-                    report: &report,
-                    nnue: Some(net),
-                    histories: None,
-                    params: G::default_params(),
-                    skill: None,
+                let limits = Limits::<G::Move> {
+                    depth: Some(6),
+                    multipv: 1,
+                    ..Limits::default()
                 };
-                let r = search::with_search_stack(|| search::run(&pos, &setup));
-                (
-                    r.score,
-                    r.best,
-                    shared.nodes.load(std::sync::atomic::Ordering::Relaxed),
-                )
+                let r = search_with(&pos, net, limits, None);
+                (r.score, r.best, r.nodes)
             };
             let a = run(plain);
             assert!(a.2 > 1000, "{sfen}: {} nodes", a.2);
@@ -235,32 +243,14 @@ fn a_search_with_king_buckets_or_regions_evaluates_as_a_refresh_would() {
 /// (whose refreshes go through the accumulator cache).
 #[test]
 fn a_search_with_reused_buffers_walks_the_same_tree() {
-    use tsubame::search::HistoryPool;
     type G = tsubame::games::shogi::Shogi;
     let search = |net: &Network, pool: &HistoryPool, sfen: &str| {
-        let pos = G::from_sfen(sfen).unwrap();
-        let tt = TranspositionTable::new(4);
-        let shared = Shared::default();
-        let report = |_: &search::Report<Move>| {};
-        let setup = SearchSetup {
-            history: &[],
-            rules: Default::default(),
-            limits: Limits::<Move> {
-                nodes: Some(60_000),
-                multipv: 1,
-                ..Limits::default()
-            },
-            threads: 1,
-            pruning: true,
-            tt: &tt,
-            shared: &shared,
-            report: &report,
-            nnue: Some(net),
-            histories: Some(pool),
-            params: G::default_params(),
-            skill: None,
+        let limits = Limits::<Move> {
+            nodes: Some(60_000),
+            multipv: 1,
+            ..Limits::default()
         };
-        let r = search::with_search_stack(|| search::run(&pos, &setup));
+        let r = search_with(&G::from_sfen(sfen).unwrap(), net, limits, Some(pool));
         (r.score, r.best, r.ponder, r.depth, r.nodes)
     };
     let embedded = Networks::default().get(GameId::Shogi).unwrap();
