@@ -94,13 +94,13 @@ struct CacheEntry {
 /// of `width` bits: the difference of two sets is then a few word operations, with no sorting.
 pub struct AccumulatorCache {
     entries: Vec<CacheEntry>,
-    /// Per entry, `words` words: bit `i` is set when feature `base + i` is active.
+    /// Per entry, as many words as `fresh` has: bit `i` is set when feature `base + i` is
+    /// active.
     bits: Vec<u64>,
-    /// The bitset of the features being refreshed.
+    /// The bitset of the features being refreshed (`width` bits).
     fresh: Vec<u64>,
     slots: usize,
     width: usize,
-    words: usize,
 }
 
 impl AccumulatorCache {
@@ -119,7 +119,6 @@ impl AccumulatorCache {
             fresh: vec![0; words],
             slots,
             width,
-            words,
         }
     }
 
@@ -137,7 +136,8 @@ impl AccumulatorCache {
         let h = net.hidden;
         let index = p * self.slots + slot;
         let entry = &mut self.entries[index];
-        let old = &mut self.bits[index * self.words..][..self.words];
+        let words = self.fresh.len();
+        let old = &mut self.bits[index * words..][..words];
         let base = active
             .first()
             .map_or(entry.base, |&f| f as usize / self.width * self.width);
