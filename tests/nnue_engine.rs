@@ -239,8 +239,8 @@ fn a_search_with_king_buckets_or_regions_evaluates_as_a_refresh_would() {
 
 /// A search handed another search's buffers by the pool (move pickers and accumulators, kept
 /// across games) walks the same tree as a search with fresh ones: nothing left in them is read
-/// before the search writes it. Checked with the embedded shogi network and a king-region one
-/// (whose refreshes go through the accumulator cache).
+/// before the search writes it. Checked with a plain network and the embedded shogi network, a
+/// king-region one (whose refreshes go through the accumulator cache).
 #[test]
 fn a_search_with_reused_buffers_walks_the_same_tree() {
     type G = tsubame::games::shogi::Shogi;
@@ -254,12 +254,12 @@ fn a_search_with_reused_buffers_walks_the_same_tree() {
         (r.score, r.best, r.ponder, r.depth, r.nodes)
     };
     let embedded = Networks::default().get(GameId::Shogi).unwrap();
-    let (_, _, regions) = symmetric_trio::<Standard>(5);
+    let (plain, _, _) = symmetric_trio::<Standard>(5);
     let (first, second) = (
         "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
         "ln1g3nl/1r1sk1gb1/p1pppp1pp/1p4p2/9/2P4P1/PPBPPPP1P/2G1K2R1/LNS2GSNL b s 15",
     );
-    for net in [&*embedded, &regions] {
+    for net in [&plain, &*embedded] {
         let fresh = search(net, &HistoryPool::default(), second);
         let pool = HistoryPool::default();
         search(net, &pool, first);
@@ -313,14 +313,19 @@ fn the_embedded_minishogi_network_loads_and_knows_material() {
     let _ = std::fs::remove_file(other);
 }
 
-/// The shogi network built into the binary loads and judges material as a player would.
+/// The shogi network built into the binary, a king-region one, loads and judges material as a
+/// player would.
 #[test]
 fn the_embedded_shogi_network_loads_and_knows_material() {
     let nets = Networks::default();
     let embedded = nets
         .get(GameId::Shogi)
         .expect("a shogi network is embedded");
-    assert_eq!(embedded.features, Layout::<Standard>::FEATURES);
+    assert_eq!(embedded.feature_set, FeatureSet::KingRegions);
+    assert_eq!(
+        embedded.features,
+        Layout::<Standard>::feature_count(FeatureSet::KingRegions)
+    );
     knows_material::<Standard>(
         &embedded,
         "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
