@@ -338,17 +338,28 @@ fn the_factorised_gradient_is_the_derivative_of_the_loss() {
 }
 
 /// The shipped shogi network survives the trip to float parameters and back, so a run that
-/// starts from it (`--init`) starts from exactly it.
+/// starts from it (`--init`, with its feature set and the trainer's factoriser for that set)
+/// starts from exactly it.
 #[test]
 fn the_shipped_shogi_network_dequantises_exactly() {
     let bytes = include_bytes!("../../../src/games/shogi/shogi.nnue");
-    let features = Layout::<Standard>::FEATURES;
-    let q = Network::from_bytes(bytes, Standard::NAME, |_| features, None).unwrap();
+    let q = Network::from_bytes(
+        bytes,
+        Standard::NAME,
+        Layout::<Standard>::feature_count,
+        None,
+    )
+    .unwrap();
+    let set = q.feature_set;
     let shape = Shape {
-        features,
+        features: Layout::<Standard>::feature_count(set),
         hidden: q.hidden,
-        factor: 0,
-        set: FeatureSet::Plain,
+        factor: if set.per_king_place() {
+            Layout::<Standard>::FEATURES
+        } else {
+            0
+        },
+        set,
     };
     let params = net::dequantise(&q, shape, 1).unwrap();
     assert_eq!(params.len(), shape.params());
