@@ -283,17 +283,7 @@ fn run(args: &Args, loaded: data::Loaded, id: GameId, game: &str) -> Result<(), 
     if loaded.train.is_empty() {
         return Err("no training positions".into());
     }
-    let set = args.features;
-    let shape = Shape {
-        features: id.features(set),
-        hidden: args.hidden,
-        factor: if set.per_king_place() {
-            id.features(FeatureSet::Plain)
-        } else {
-            0
-        },
-        set,
-    };
+    let shape = Shape::of(id, args.features, args.hidden);
     let mut state = match (&args.resume, &args.init) {
         (Some(path), _) => State::load(path, shape)?,
         (None, Some(path)) => start_from(path, shape, id, args.seed)?,

@@ -11,6 +11,7 @@
 //! few positions still starts from what all buckets learned, and the network needs far fewer
 //! positions than its feature count suggests.
 
+use tsubame::games::GameId;
 use tsubame::nnue::FeatureSet;
 use tsubame::nnue::network::{Network, QA, QB};
 use tsubame::rng::Rng;
@@ -37,6 +38,20 @@ pub struct Shape {
 }
 
 impl Shape {
+    /// The shape the trainer fits for game `id`'s feature set `set` at width `hidden`: the set's
+    /// features, and for a set with a bucket per king place a factoriser of the plain features.
+    pub fn of(id: GameId, set: FeatureSet, hidden: usize) -> Shape {
+        Shape {
+            features: id.features(set),
+            hidden,
+            factor: if set.per_king_place() {
+                id.features(FeatureSet::Plain)
+            } else {
+                0
+            },
+            set,
+        }
+    }
     /// Number of parameters.
     pub fn params(self) -> usize {
         (self.features + self.factor) * self.hidden + self.hidden + 2 * self.hidden + 1

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use tsubame::commands::datagen::{Config, run};
 use tsubame::core::color::Color;
 use tsubame::core::game::Position;
+use tsubame::games::GameId;
 use tsubame::games::minishogi::{Mini, Minishogi};
 use tsubame::games::shogi::nnue::Layout;
 use tsubame::games::shogi::{Standard, Variant};
@@ -350,17 +351,7 @@ fn the_shipped_shogi_network_dequantises_exactly() {
         None,
     )
     .unwrap();
-    let set = q.feature_set;
-    let shape = Shape {
-        features: Layout::<Standard>::feature_count(set),
-        hidden: q.hidden,
-        factor: if set.per_king_place() {
-            Layout::<Standard>::FEATURES
-        } else {
-            0
-        },
-        set,
-    };
+    let shape = Shape::of(GameId::Shogi, q.feature_set, q.hidden);
     let params = net::dequantise(&q, shape, 1).unwrap();
     assert_eq!(params.len(), shape.params());
     assert_eq!(net::quantise(&params, shape, "shogi"), q);
