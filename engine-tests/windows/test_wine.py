@@ -39,13 +39,20 @@ def unavailable(reason: str):
     pytest.skip(reason)
 
 
-def win_dir() -> Path:
-    d = os.environ.get("TSUBAME_WIN_DIR")
-    if not d:
-        unavailable("TSUBAME_WIN_DIR is not set (tools/test-all sets it when Wine and mingw-w64 are installed)")
+def wine_missing():
+    """Why the Windows build cannot be run here, or None when it can."""
+    if not os.environ.get("TSUBAME_WIN_DIR"):
+        return "TSUBAME_WIN_DIR is not set (tools/test-all sets it when Wine and mingw-w64 are installed)"
     if not shutil.which("wine"):
-        unavailable("wine is not installed (apt-get install wine64)")
-    return Path(d)
+        return "wine is not installed (apt-get install wine64)"
+    return None
+
+
+def win_dir() -> Path:
+    reason = wine_missing()
+    if reason:
+        unavailable(reason)
+    return Path(os.environ["TSUBAME_WIN_DIR"])
 
 
 def linux_bin() -> Path:
@@ -68,7 +75,7 @@ def one_wineserver():
     makes the prefix, and the server exits 3 s after its last program: a run could start while
     the previous run's server was going away. Nothing is done where the tests would skip.
     """
-    if not os.environ.get("TSUBAME_WIN_DIR") or not shutil.which("wine"):
+    if wine_missing():
         yield
         return
     env = wine_env()
@@ -84,19 +91,19 @@ def run_script(cmd: list, lines: list, timeout: float = 120, crlf: bool = False)
     A Wine run that printed nothing at all on standard output, and did not panic, is run once
     more, with a warning giving its exit status and standard error: every script here makes a
     running engine print something, so such a run is Wine failing to start the program or to
-    hand it its input (seen once in CI; not reproduced in 54 runs, 24 of them four at a time), not an
-    answer of the engine's. A second empty run fails the test where it asserts.
+    hand it its input (seen once in CI), not an answer of the engine's. A second empty run fails
+    the test where it asserts.
     """
     end = "\r\n" if crlf else "\n"
     text = "".join(line + end for line in lines).encode()
-    for attempt in range(2 if cmd[0] == "wine" else 1):
-        r = subprocess.run(cmd, input=text, capture_output=True, timeout=timeout,
-                           env=wine_env(), cwd=cmd_dir(cmd))
-        stderr = r.stderr.decode("utf-8", "replace")
-        if r.stdout.strip() or "panicked" in stderr or attempt == 1:
-            break
+    run = lambda: subprocess.run(cmd, input=text, capture_output=True, timeout=timeout,
+                                 env=wine_env(), cwd=cmd_dir(cmd))
+    r = run()
+    stderr = r.stderr.decode("utf-8", "replace")
+    if cmd[0] == "wine" and not r.stdout.strip() and "panicked" not in stderr:
         warnings.warn(f"{cmd} printed nothing (exit status {r.returncode}; standard error "
                       f"{stderr[-2000:]!r}); running it once more")
+        r = run()
     return r.stdout.decode("utf-8", "replace").replace("\r\n", "\n")
 
 

@@ -52,6 +52,7 @@ impl Shape {
             set,
         }
     }
+
     /// Number of parameters.
     pub fn params(self) -> usize {
         (self.features + self.factor) * self.hidden + self.hidden + 2 * self.hidden + 1

@@ -56,12 +56,7 @@ fn training_lowers_the_validation_loss_and_quantises_faithfully() {
         .collect();
     assert_eq!(remapped, b);
 
-    let shape = Shape {
-        features: Layout::<Mini>::FEATURES,
-        hidden: 16,
-        factor: 0,
-        set: FeatureSet::Plain,
-    };
+    let shape = Shape::of(GameId::Minishogi, FeatureSet::Plain, 16);
     let settings = Settings {
         epochs: 6,
         batch: 256,
@@ -162,12 +157,7 @@ fn training_lowers_the_validation_loss_and_quantises_faithfully() {
     // exactly what it computes on the board as each perspective sees it (mirrored where its
     // king stands right of the middle): every bucket's rows are the plain rows (through the
     // factoriser), the extra units have no say in the output.
-    let kb = Shape {
-        features: Layout::<Mini>::feature_count(FeatureSet::KingBuckets),
-        hidden: 32,
-        factor: Layout::<Mini>::FEATURES,
-        set: FeatureSet::KingBuckets,
-    };
+    let kb = Shape::of(GameId::Minishogi, FeatureSet::KingBuckets, 32);
     let params = net::dequantise(&q, kb, 1).unwrap();
     let q_kb = net::quantise(&params, kb, Mini::NAME);
     let bytes = q_kb.to_bytes();
@@ -221,12 +211,7 @@ fn training_lowers_the_validation_loss_and_quantises_faithfully() {
 
     // A king-region network started from the plain one computes exactly what it computes, on
     // the board as recorded: nothing is mirrored, so every region's rows are the plain rows.
-    let kr = Shape {
-        features: Layout::<Mini>::feature_count(FeatureSet::KingRegions),
-        hidden: 32,
-        factor: Layout::<Mini>::FEATURES,
-        set: FeatureSet::KingRegions,
-    };
+    let kr = Shape::of(GameId::Minishogi, FeatureSet::KingRegions, 32);
     let q_kr = net::quantise(&net::dequantise(&q, kr, 1).unwrap(), kr, Mini::NAME);
     let regions = data::load::<Minishogi>(
         std::slice::from_ref(&file),
