@@ -59,7 +59,10 @@ enum Command {
         /// A TSV suite (sfen, plies, convention, …), as in engine-tests/data/tsume-*.tsv.
         #[arg(long)]
         file: Option<String>,
-        /// The position as SFEN (its words may be given unquoted).
+        /// The position, worded as USI's `position` command words it (its words may be given
+        /// unquoted, after the options): `startpos`, `sfen <SFEN>` or a bare SFEN, each
+        /// optionally followed by `moves <m1> <m2> …`, e.g. `tsubame mate --time 5000 sfen
+        /// 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1` or `tsubame mate startpos moves 7g7f`.
         #[arg(trailing_var_arg = true)]
         sfen: Vec<String>,
     },

@@ -316,6 +316,41 @@ fn mate_takes_positions_as_perft_does_and_says_what_it_needs() {
 }
 
 #[test]
+fn mate_refuses_a_position_without_the_defenders_king_instead_of_saying_nomate() {
+    // Black to move mates; White, the defender, has no king: nothing the solver can answer.
+    let o = tsubame(&[
+        "mate",
+        "--nodes",
+        "1000",
+        "9/9/9/9/9/9/9/9/4K4 b G2r2b3g4s4n4l17p 1",
+    ]);
+    assert!(!o.status.success(), "{}", stdout(&o));
+    assert!(!stdout(&o).contains("checkmate"), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("error: cannot solve this position: the defender"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn mate_help_shows_the_position_forms_and_the_table_line_its_size() {
+    let o = tsubame(&["mate", "--help"]);
+    assert!(o.status.success());
+    for words in ["startpos", "sfen <SFEN>", "moves <m1> <m2>"] {
+        assert!(stdout(&o).contains(words), "{words}: {}", stdout(&o));
+    }
+    // The first table of a single problem is 16 MiB, and the memory line says 16, not 15.
+    let o = tsubame(&["mate", "--nodes", "1000", "startpos", "moves", "7g7f"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("memory (MiB: table used/table/process peak) 0/16/"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
 fn help_says_what_no_subcommand_does_and_lists_only_the_games_a_command_takes() {
     let o = tsubame(&["--help"]);
     assert!(

@@ -40,11 +40,8 @@ fn line_text<P: Position>(pos: &P, line: &[P::Move]) -> String {
 fn memory_text(table: &Table) -> String {
     let used = table.bytes() as f64 * f64::from(table.hashfull()) / 1000.0;
     let peak = crate::progress::peak_memory_mib().map_or("?".to_string(), |m| m.to_string());
-    format!(
-        "{:.0}/{}/{peak}",
-        used / (1 << 20) as f64,
-        table.bytes() >> 20
-    )
+    let mib = (1 << 20) as f64;
+    format!("{:.0}/{:.0}/{peak}", used / mib, table.bytes() as f64 / mib)
 }
 
 fn run_one<P: MateGame>(
@@ -175,10 +172,9 @@ pub fn run<P: MateGame>(args: &Args) -> Result<(), String> {
                 }
                 MateResult::NoMate => println!("checkmate nomate"),
                 MateResult::Timeout => println!("checkmate timeout"),
-                MateResult::Error(e) => {
-                    println!("info string error: {e}");
-                    println!("checkmate nomate");
-                }
+                // Not a problem the solver can answer (the defender has no king, say): neither
+                // `nomate` nor a line, but an error and a failure status.
+                MateResult::Error(e) => return Err(format!("cannot solve this position: {e}")),
             }
             println!(
                 "nodes {} time {:.3} s nps {:.0} memory (MiB: table used/table/process peak) {}",

@@ -371,11 +371,18 @@ impl Engine {
             .map_err(EngineError)
     }
 
+    /// Whether setting the option `name` (any case) ends a running search: choosing the game
+    /// (`USI_Variant`, or `UCI_Variant` as some GUIs say) does; every other option waits for
+    /// the next search.
+    pub fn option_ends_search(name: &str) -> bool {
+        name.eq_ignore_ascii_case("USI_Variant") || name.eq_ignore_ascii_case("UCI_Variant")
+    }
+
     /// Sets the option `name` (any case) to `value`: [`SetResult::Unknown`] for a name that is no
     /// option of the engine (nothing changes). `USI_Variant` chooses the game ([`Engine::set_game`]).
     /// A bad value changes nothing and says why.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<SetResult, EngineError> {
-        if name.eq_ignore_ascii_case("USI_Variant") || name.eq_ignore_ascii_case("UCI_Variant") {
+        if Engine::option_ends_search(name) {
             if value.is_empty() {
                 return Err(EngineError(
                     "USI_Variant: the value is missing; the value was not changed".into(),

@@ -2,6 +2,7 @@
 //! USI's `setoption` uses).
 
 use crate::core::rules::choice;
+use crate::core::text::excerpt;
 use std::collections::BTreeMap;
 
 use crate::core::search_params::{SearchParams, tunable};
@@ -121,14 +122,27 @@ fn missing(name: &str, value: &str) -> Result<(), String> {
 
 fn number(name: &str, value: &str, (min, max): (u64, u64)) -> Result<u64, String> {
     missing(name, value)?;
-    let v: u64 = value
-        .trim()
-        .parse()
-        .map_err(|_| format!("{name} needs a whole number, got '{value}'"))?;
-    if v < min || v > max {
-        return Err(format!("{name} {v} is out of range {min}..{max}"));
+    let text = value.trim();
+    // A whole number of any sign or size is read as one, so that `-5` or `99999999999999999999`
+    // is told to be out of range rather than not a number.
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "{name} needs a whole number from {min} to {max}, got '{}'",
+            excerpt(value, 40)
+        ));
     }
-    Ok(v)
+    match text
+        .parse::<i128>()
+        .ok()
+        .and_then(|v| u64::try_from(v).ok())
+    {
+        Some(v) if (min..=max).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "{name} {} is out of range {min}..{max}",
+            excerpt(text, 40)
+        )),
+    }
 }
 
 fn boolean(name: &str, value: &str) -> Result<bool, String> {

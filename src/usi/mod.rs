@@ -28,6 +28,9 @@ pub use output::Output;
 pub struct Usi {
     engine: Engine,
     out: Output,
+    /// The last `position` was refused (the engine kept the one before it) or cut short at an
+    /// illegal move: the next `go` says which position it answers for.
+    position_refused: bool,
 }
 
 impl Usi {
@@ -39,6 +42,7 @@ impl Usi {
         Usi {
             engine: Engine::new(events),
             out,
+            position_refused: false,
         }
     }
 
@@ -70,6 +74,16 @@ impl Usi {
     /// True while a search, a mate search or a perft runs and has not answered.
     pub fn searching(&self) -> bool {
         self.engine.searching()
+    }
+
+    /// Says that `cmd` ends the search that is running (it answers with its move now), so that a
+    /// GUI user can tell why the move came early.
+    fn interrupts(&self, cmd: &str) {
+        if self.engine.searching() {
+            self.say(&format!(
+                "info string '{cmd}' came during a search: the search stops and gives its move now"
+            ));
+        }
     }
 
     /// Reports the words after a command that takes none (the command is still carried out).
@@ -110,16 +124,19 @@ impl Usi {
             }
             "usinewgame" => {
                 self.no_arguments(cmd, rest);
+                self.interrupts(cmd);
                 self.engine.new_game();
             }
             "setoption" => self.setoption(rest),
             "position" => {
+                self.interrupts(cmd);
                 self.engine.finish();
                 let result = position_args(rest).and_then(|(start, moves)| {
                     self.engine
                         .set_position(&start, &moves)
                         .map_err(|e| e.to_string())
                 });
+                self.position_refused = result.is_err();
                 if let Err(e) = result {
                     self.error(&e);
                 }
@@ -195,10 +212,13 @@ impl Usi {
             self.error("setoption needs 'name <id> [value <x>]'");
             return;
         };
+        if Engine::option_ends_search(&name) {
+            self.interrupts("setoption name USI_Variant");
+        }
         match self.engine.set_option(&name, value) {
             Ok(SetResult::Set) => {}
-            Ok(SetResult::Unknown) => self.say(&format!(
-                "info string unknown option '{}' ignored",
+            Ok(SetResult::Unknown) => self.error(&format!(
+                "unknown option '{}' ignored ('usi' lists the options)",
                 excerpt(&name, 100)
             )),
             Err(e) => self.error(&e.to_string()),
@@ -236,6 +256,14 @@ impl Usi {
         for w in warnings {
             self.error(&w);
         }
+        if self.position_refused {
+            self.say(&format!(
+                "info string the last 'position' was not taken as sent (the error above): \
+                 this answers for sfen {}",
+                self.engine.sfen()
+            ));
+        }
+        self.interrupts("go");
         self.engine.go(params);
     }
 }
