@@ -41,10 +41,13 @@ def unavailable(reason: str):
 
 def wine_missing():
     """Why the Windows build cannot be run here, or None when it can."""
+    # tools/windows-prereqs names each missing piece with the command that adds it.
+    r = subprocess.run([str(REPO / "tools" / "windows-prereqs")], capture_output=True, text=True)
+    if r.returncode != 0:
+        return "missing: " + "; ".join(r.stdout.split("\n")).strip("; ")
     if not os.environ.get("TSUBAME_WIN_DIR"):
-        return "TSUBAME_WIN_DIR is not set (tools/test-all sets it when Wine and mingw-w64 are installed)"
-    if not shutil.which("wine"):
-        return "wine is not installed (apt-get install wine64)"
+        return ("TSUBAME_WIN_DIR is not set: run these tests through tools/test-all, which builds "
+                "the Windows binaries into target/windows-test and sets it")
     return None
 
 
