@@ -35,7 +35,9 @@ fn answer(command: &str) -> String {
         .spawn()
         .expect("the engine starts");
     writeln!(child.stdin.take().unwrap(), "{command}").unwrap();
-    let out = child.wait_with_output().expect("the engine ends at the end of input");
+    let out = child
+        .wait_with_output()
+        .expect("the engine ends at the end of input");
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -60,7 +62,8 @@ fn every_answer_the_docs_quote_is_the_one_the_engine_gives() {
 
 #[test]
 fn quoted_answers_are_read_across_line_breaks() {
-    let text = "refused: `position sfen\n9/9 b - 1` is answered `info string error:\n bad`. And `x`.";
+    let text =
+        "refused: `position sfen\n9/9 b - 1` is answered `info string error:\n bad`. And `x`.";
     assert_eq!(
         quoted_answers(text),
         vec![(
