@@ -261,6 +261,14 @@ enum Command {
         #[arg(long, value_enum, default_value_t = TuneFormat::Openbench)]
         format: TuneFormat,
     },
+    /// Lists the games and their settings: a table, or with `--json` one JSON document, which the
+    /// scripts of tools/ read instead of naming the games themselves.
+    Games {
+        /// Print one JSON document (every game's names, start position, first mover, record
+        /// formats, network, tables, options and the tools' settings) instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// How `tsubame tune-params` writes the parameters.
@@ -578,6 +586,10 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
                     }
                 }
             }
+            Ok(())
+        }
+        Some(Command::Games { json }) => {
+            tsubame::commands::games::run(json);
             Ok(())
         }
     }

@@ -77,3 +77,60 @@ fn mate_solves_give_and_take() {
         assert!(text.contains("length 7 plies (exact)"), "{text}");
     }
 }
+
+/// `tsubame games --json`, the one list of the games that the scripts of `tools/` read
+/// (tools/tsubame_tools.py): every game of the registry in its order, with its names, start,
+/// first mover, records and the tools' settings; and the table names every game too.
+#[test]
+fn games_json_lists_every_game_of_the_registry() {
+    let o = tsubame(&["games", "--json"]);
+    assert!(o.status.success());
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON document");
+    assert_eq!(doc["default"], GameId::DEFAULT.name());
+    let games = doc["games"].as_array().expect("a list of games");
+    assert_eq!(games.len(), GameId::ALL.len());
+    for (id, g) in GameId::ALL.into_iter().zip(games) {
+        let info = id.info();
+        assert_eq!(g["name"], id.name());
+        assert_eq!(g["title"], info.title);
+        assert_eq!(g["aliases"], serde_json::json!(info.aliases));
+        assert_eq!(g["startpos"], id.start_sfen());
+        assert_eq!(g["first"], info.page.first, "{id}");
+        assert_eq!(
+            g["startpos"].as_str().unwrap().split(' ').nth(1),
+            g["first"].as_str(),
+            "{id}: the start's side to move"
+        );
+        let records: Vec<&str> = info.records.iter().map(|f| f.name).collect();
+        let listed: Vec<&str> = g["records"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(listed, records, "{id}");
+        assert_eq!(g["network"], id.has_network(), "{id}");
+        assert_eq!(g["datagen"], id.has_training_data(), "{id}");
+        assert_eq!(g["exact_table"].is_null(), info.exact.is_none(), "{id}");
+        assert_eq!(g["tools"]["random_plies"], info.tools.random_plies, "{id}");
+        assert_eq!(
+            g["tools"]["marathon_max_plies"],
+            info.tools.marathon_max_plies
+        );
+        assert_eq!(
+            g["tools"]["soak_max_plies"], info.tools.soak_max_plies,
+            "{id}"
+        );
+        assert_eq!(g["weights"].is_null(), info.tools.weights.is_none(), "{id}");
+    }
+    let o = tsubame(&["games"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    for id in GameId::ALL {
+        assert!(
+            text.lines().any(|l| l.starts_with(&format!("{id} "))),
+            "{id}: {text}"
+        );
+        assert!(text.contains(&id.start_sfen()), "{id}: {text}");
+    }
+}

@@ -5,6 +5,7 @@
 pub mod analyse;
 pub mod bench;
 pub mod datagen;
+pub mod games;
 pub mod mate;
 pub mod perft;
 pub mod record;

@@ -46,7 +46,8 @@ pub struct GameInfo {
     pub examples: fn() -> Vec<Example>,
     /// How the page draws the game.
     pub page: PageInfo,
-    /// The settings of the fuzzer and the match runner for the game.
+    /// The settings of the test and measurement tools for the game (the fuzzer, the scripts
+    /// of `tools/` through `tsubame games --json`).
     pub tools: ToolInfo,
     /// How `tsubame-train` teaches the game's evaluation.
     pub learning: Learning,
@@ -405,7 +406,8 @@ impl Notation {
     };
 }
 
-/// What the fuzzer and the match runner use of a game.
+/// What the test and measurement tools use of a game: the fuzzer (`tools/fuzz`), and the
+/// scripts of `tools/`, which read these through `tsubame games --json`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ToolInfo {
     /// Deepest `go perft` whose count the fuzzer checks (kept cheap).
@@ -414,4 +416,29 @@ pub struct ToolInfo {
     pub random_walk_plies: usize,
     /// Positions worth fuzzing that a random walk rarely reaches (mates in one, mated kings).
     pub fuzz_positions: &'static [&'static str],
+    /// Random plies that open a match's games unless told otherwise (`tools/gauntlet`'s
+    /// default `--random-plies`).
+    pub random_plies: usize,
+    /// Plies after which `tools/marathon-games` stops a game (`tsubame-match --max-plies`; its
+    /// `--quick` mode plays shorter games in every game).
+    pub marathon_max_plies: usize,
+    /// Plies after which a tab of `tools/serve-soak` ends a game and starts the next.
+    pub soak_max_plies: usize,
+    /// How a tuner sets the weights of the game's linear evaluation ([`Learning::Linear`])
+    /// through an engine option (`tools/spsa-match --params weights`); `None` for a game whose
+    /// evaluation is no linear sum.
+    pub weights: Option<WeightsTuning>,
+}
+
+/// How a tuner sets the weights of a linear evaluation ([`Learning::Linear`]), named and valued
+/// there, through one of the game's engine options ([`ParamOption`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WeightsTuning {
+    /// The engine option that takes every weight at once, separated by commas.
+    pub option: &'static str,
+    /// The largest magnitude of a weight that the option accepts.
+    pub limit: i32,
+    /// How far an SPSA iteration moves each weight up and down (its perturbation), in the
+    /// order of the weights.
+    pub steps: &'static [i32],
 }

@@ -353,6 +353,32 @@ mod tests {
     }
 
     #[test]
+    fn a_game_tuned_by_its_weights_has_a_linear_evaluation_and_the_option() {
+        for id in GameId::ALL {
+            let info = id.info();
+            match (info.learning, info.tools.weights) {
+                (info::Learning::Linear { names, weights }, Some(tuning)) => {
+                    assert_eq!(tuning.steps.len(), names.len(), "{id}");
+                    assert_eq!(weights.len(), names.len(), "{id}");
+                    assert!(weights.iter().all(|w| w.abs() <= tuning.limit), "{id}");
+                    assert!(
+                        info.param_options.iter().any(|o| o.name == tuning.option),
+                        "{id}: {} is none of its options",
+                        tuning.option
+                    );
+                }
+                (info::Learning::Linear { .. }, None) => {}
+                (_, weights) => assert_eq!(weights, None, "{id}: weights without a linear sum"),
+            }
+            assert_eq!(
+                info.page.first,
+                id.start_sfen().split(' ').nth(1).unwrap(),
+                "{id}: the first mover is the start's side to move"
+            );
+        }
+    }
+
+    #[test]
     fn the_board_size_tells_the_game_only_when_one_game_has_it() {
         assert_eq!(GameId::by_ranks(9), Some(GameId::Shogi));
         assert_eq!(GameId::by_ranks(5), Some(GameId::Minishogi));

@@ -16,7 +16,7 @@ pub mod position;
 
 use crate::games::info::{
     BoardFamily, Example, ExampleKind, HasExactTable, MoveSyntax, Notation, PageInfo, PieceInfo,
-    SetCount, ToolInfo,
+    SetCount, ToolInfo, WeightsTuning,
 };
 pub use movegen::GtMove;
 pub use position::{GiveAndTake, START_FEN};
@@ -79,6 +79,16 @@ pub const INFO: super::GameInfo = super::GameInfo {
             "1K6/8/8/K7/k7/K7/8/8 b a3 4",
             "8/4m3/8/4K3/8/4m3/2m3m1/8 w - 1",
         ],
+        random_plies: 4,
+        marathon_max_plies: 512,
+        soak_max_plies: 60,
+        weights: Some(WeightsTuning {
+            option: eval::WEIGHTS_OPTION.name,
+            limit: eval::WEIGHT_LIMIT,
+            // About a tenth of a typical value, at least 2: man, king, advance, king_mobility,
+            // man_mobility, near_crown, tempo.
+            steps: &[8, 25, 2, 2, 2, 10, 4],
+        }),
     },
     learning: crate::games::info::Learning::Linear {
         names: &eval::FEATURE_NAMES,

@@ -66,6 +66,10 @@ pub const INFO: crate::games::GameInfo = crate::games::GameInfo {
         fuzz_perft_depth: 4,
         random_walk_plies: 40,
         fuzz_positions: &["2k2/5/2G2/5/K4 b G 1", "2k2/2G2/2G2/5/K4 w - 1"],
+        random_plies: 4,
+        marathon_max_plies: 512,
+        soak_max_plies: 60,
+        weights: None,
     },
     learning: crate::games::info::Learning::NetworkFromData { mirror: true },
 };

@@ -85,6 +85,10 @@ pub const INFO: super::GameInfo = super::GameInfo {
         fuzz_perft_depth: 5,
         random_walk_plies: 16,
         fuzz_positions: &[],
+        random_plies: 4,
+        marathon_max_plies: 512,
+        soak_max_plies: 40,
+        weights: None,
     },
     learning: crate::games::info::Learning::NetworkFromTable,
 };

@@ -127,6 +127,10 @@ pub const INFO: super::GameInfo = super::GameInfo {
             "4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1",
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
         ],
+        random_plies: 8,
+        marathon_max_plies: 400,
+        soak_max_plies: 80,
+        weights: None,
     },
     learning: crate::games::info::Learning::NetworkFromData { mirror: true },
 };
