@@ -3,8 +3,10 @@ only), for tools/ws-fuzz, tools/serve-soak and tools/serve-restart.
 
 It speaks RFC 6455 as the page's browser does (masked frames, the page's `Origin`), and can also
 write any frame at all: wrong opcodes, reserved bits, unmasked or fragmented frames, lengths that
-lie. Besides the client: starting `tsubame serve` on a free loopback port, `GET /health`, and the
-server process's resident memory, threads and open file descriptors from /proc.
+lie. Besides the client: starting `tsubame serve` on a free loopback port, `GET /health`, the games
+a server serves (its `hello`), and the server process's resident memory, threads and open file
+descriptors from /proc. The games and their settings as the binary lists them, and the engine's
+path, are tools/tsubame_tools.py's.
 """
 
 from __future__ import annotations
@@ -19,23 +21,15 @@ import struct
 import subprocess
 import threading
 import time
+import sys
 from collections import deque
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-DEFAULT_BINARY = REPO / "target" / "release" / "tsubame"
-GAMES = ["shogi", "minishogi", "nanashogi", "giveandtake"]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from tsubame_tools import DEFAULT_BINARY, REPO, engine_binary  # noqa: E402,F401
 
 OP_CONT, OP_TEXT, OP_BINARY, OP_CLOSE, OP_PING, OP_PONG = 0, 1, 2, 8, 9, 10
 WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
-
-
-def engine_binary(given: str | None = None) -> Path:
-    """The engine: `given`, else $TSUBAME_BIN, else the release build of this repository."""
-    if given:
-        return Path(given)
-    env = os.environ.get("TSUBAME_BIN")
-    return Path(env) if env else DEFAULT_BINARY
 
 
 class Closed(Exception):
@@ -465,6 +459,19 @@ class WS:
             self.sock.close()
         except OSError:
             pass
+
+
+def server_games(port: int, timeout: float = 15.0) -> list[str]:
+    """The names of the games the server serves, in its order (the registry's), from the `hello`
+    of a connection opened and closed for it."""
+    ws = WS.connect(port, timeout=timeout)
+    try:
+        hello = ws.recv_json(timeout)
+    finally:
+        ws.close("frame")
+    if not hello or hello.get("op") != "hello":
+        raise RuntimeError(f"no hello from 127.0.0.1:{port}: {hello}")
+    return [g["name"] for g in hello["games"]]
 
 
 def play_session(port: int, game: str, timeout: float = 15.0, nodes: int = 2000):
