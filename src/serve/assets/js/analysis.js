@@ -1,36 +1,10 @@
-// Analysis: an infinite search of the position shown, its principal variations (clicked to play
-// them) and its depth, score, nodes and speed.
+// The analysis panel: the Analyse button, and the analysis's principal variations (clicked to
+// play them) with its depth, score, nodes and speed. The search itself is search.js's.
 
 import { $ } from './dom.js';
-import { app, current, shownKey, shownMoves, shownState, sideName } from './state.js';
-import { cancelSearch, firstView, scoreText, startSearch } from './search.js';
-import { maybeEngineMove, playLine } from './play.js';
-import { render } from './view.js';
-
-/** Starts analysing the position shown. */
-export function startAnalysis() {
-  const st = shownState();
-  const g = app.game;
-  startSearch({
-    kind: 'analyse', op: 'go', game: g.name, start: g.start, moves: shownMoves(), key: shownKey(),
-    ply: g.cursor, side: st ? st.side : null, limits: { infinite: true }, multipv: Number($('multipv').value),
-  });
-  $('pv-lines').textContent = '';
-  $('analysis-info').textContent = 'thinking…';
-}
-
-/** The Analyse button: starts or stops analysing. */
-export function toggleAnalysis() {
-  app.analysing = !app.analysing;
-  if (app.analysing) {
-    startAnalysis();
-  } else {
-    cancelSearch();
-    maybeEngineMove();
-  }
-  updateAnalyseButton();
-  render();
-}
+import { app, current, sideName } from './state.js';
+import { firstView, scoreText } from './search.js';
+import { playLine } from './play.js';
 
 /** Shows whether analysis runs on its button. */
 export function updateAnalyseButton() {
@@ -39,15 +13,16 @@ export function updateAnalyseButton() {
   b.dataset.running = app.analysing ? '1' : '0';
 }
 
-/** Shows an `info` of the analysis: the best line's numbers and every line. */
-export function renderAnalysis(msg) {
-  const s = app.search;
-  if (!s) return;
-  // The side is known only once the state came; fill it in for the score's view.
-  if (!s.side) {
-    const st = app.states.get(s.key);
-    if (st) s.side = st.side;
-  }
+/** An analysis was asked for: its lines so far are gone, and it is thinking. */
+export function analysisAsked(spec) {
+  if (spec.kind !== 'analyse') return;
+  $('pv-lines').textContent = '';
+  $('analysis-info').textContent = 'thinking…';
+}
+
+/** Shows an `info` of the analysis `s`: the best line's numbers and every line. */
+export function renderAnalysis(s, msg) {
+  if (s.kind !== 'analyse') return;
   const best = s.lines[0] || msg;
   const entry = current();
   const shown = (score) => (score ? scoreText(firstView(score, s.side, s.game)) : '');
@@ -57,7 +32,6 @@ export function renderAnalysis(msg) {
   info.textContent = 'depth ' + (best.depth || 0) + '/' + (best.seldepth || 0) + '  score (' + view + ') ' +
     shown(best.score) + '  nodes ' + (msg.nodes || 0) + '  nps ' + (msg.nps || 0);
   info.dataset.score = shown(best.score);
-  app.lastAnalysis = best.score || null;
   const ol = $('pv-lines');
   ol.textContent = '';
   s.lines.forEach((line, i) => {
@@ -70,4 +44,15 @@ export function renderAnalysis(msg) {
     li.addEventListener('click', () => playLine(line.pv));
     ol.appendChild(li);
   });
+}
+
+/** An analysis ended without its answer: says why. */
+export function analysisEnded(s, why) {
+  if (s.kind === 'analyse') $('analysis-info').textContent = why;
+}
+
+/** Empties the panel (a new game). */
+export function clearAnalysis() {
+  $('pv-lines').textContent = '';
+  $('analysis-info').textContent = '';
 }

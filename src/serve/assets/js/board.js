@@ -1,16 +1,15 @@
 // The board: its squares, coordinates, marks, the last move, the selection and the legal
 // targets, in the layout of the game's board family (`page.board`), whose module draws the
-// pieces. Each square is focusable in turn (one at a time, moved with the arrow keys) and named
-// for assistive technology ("7f, Black pawn"); Enter or Space on it is a click.
+// pieces. Each square is focusable in turn (one at a time, moved with the arrow keys: input.js)
+// and named for assistive technology ("7f, Black pawn").
 
 import { $, svg } from './dom.js';
-import { app, current } from './state.js';
+import { app, bottomSide } from './state.js';
 import { moveSquares, pieceInfo, pieceLetter, pieceWords, squareName } from './position.js';
 import * as cubes from './board-cubes.js';
 import * as discs from './board-discs.js';
 import * as wedges from './board-wedges.js';
-import { clickSquare, selectedSquares, targetSquares } from './input.js';
-import { bottomSide } from './view.js';
+import { syntaxOf } from './play.js';
 
 /** The drawing module of a board family. */
 export function familyOf(page) {
@@ -19,8 +18,9 @@ export function familyOf(page) {
 
 const MARGIN = 22;
 
-/** The screen position of a square: its column and row as drawn (the board may be flipped). */
-function drawnAt(page, row, col) {
+/** The screen position of a square: its column and row as drawn (the board may be flipped). Its
+ * own inverse: `drawnAt(page, y, x)` of a drawn position is its square's row and column. */
+export function drawnAt(page, row, col) {
   const flip = bottomSide() !== page.first;
   return { x: flip ? page.files - 1 - col : col, y: flip ? page.ranks - 1 - row : row };
 }
@@ -43,7 +43,7 @@ export function drawBoard(page, pos, st) {
   board.textContent = '';
   const bottom = bottomSide();
   const last = st && app.game.cursor > 0 ? moveSquares(page, app.game.moves[app.game.cursor - 1]) : [];
-  const targets = targetSquares(page, st);
+  const targets = app.selected && st ? syntaxOf(page).targets(page, st, app.selected) : [];
   const selected = selectedSquares();
   let checkSquare = null;
   if (st && st.check && pos) {
@@ -101,6 +101,15 @@ export function drawBoard(page, pos, st) {
   if (hadFocus) focusBoard();
 }
 
+/** The squares drawn as selected. */
+function selectedSquares() {
+  const sel = app.selected;
+  if (!sel) return [];
+  if (sel.from) return [sel.from];
+  if (sel.path) return sel.path.slice();
+  return [];
+}
+
 function squareExists(page, name) {
   for (let r = 0; r < page.ranks; r++) for (let c = 0; c < page.files; c++) if (squareName(page, r, c) === name) return true;
   return false;
@@ -110,47 +119,4 @@ function squareExists(page, name) {
 export function focusBoard() {
   const g = document.querySelector(`#board [data-square="${app.focus}"]`);
   if (g) g.focus({ preventScroll: true });
-}
-
-/** The arrow keys move the focus between squares as they are drawn; Enter or Space clicks. */
-function onKey(e) {
-  const g = e.target.closest && e.target.closest('[data-square]');
-  const entry = current();
-  if (!g || !entry) return;
-  const page = entry.page;
-  const name = g.dataset.square;
-  if (e.key === 'Enter' || e.key === ' ') {
-    e.preventDefault();
-    app.focus = name;
-    clickSquare(name);
-    if (!$('chooser').hidden) {
-      const first = $('chooser').querySelector('button');
-      if (first) first.focus({ preventScroll: true });
-    }
-    return;
-  }
-  const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
-  if (!step) return;
-  e.preventDefault();
-  e.stopPropagation();
-  for (let r = 0; r < page.ranks; r++) {
-    for (let c = 0; c < page.files; c++) {
-      if (squareName(page, r, c) !== name) continue;
-      const at = drawnAt(page, r, c);
-      const x = Math.max(0, Math.min(page.files - 1, at.x + step[0]));
-      const y = Math.max(0, Math.min(page.ranks - 1, at.y + step[1]));
-      // drawnAt is its own inverse: a drawn position's square.
-      const back = drawnAt(page, y, x);
-      app.focus = squareName(page, back.y, back.x);
-    }
-  }
-  for (const sqEl of document.querySelectorAll('#board [data-square]')) {
-    sqEl.setAttribute('tabindex', sqEl.dataset.square === app.focus ? '0' : '-1');
-  }
-  focusBoard();
-}
-
-/** Listens to the board's keys (its squares are redrawn; the board element stays). */
-export function initBoardKeys() {
-  $('board').addEventListener('keydown', onKey);
 }

@@ -1,23 +1,22 @@
 // The clocks of a game played on time (byoyomi or Fischer increment): kept by the page, sent
-// with each of the engine's searches, and flagged when a side runs out.
+// with each of the engine's searches, and flagged when a side runs out (view.js draws them).
 
 import { $ } from './dom.js';
-import { app, shownState, sideName } from './state.js';
+import { app, emit, sideName } from './state.js';
 import { cancelSearch } from './search.js';
-import { bottomSide, renderStatus } from './view.js';
 
 /** Sets both clocks from the settings (no clock unless the limit is a clock). */
 export function resetClock() {
   const kind = $('limit-kind').value;
   if (kind !== 'byoyomi' && kind !== 'fischer') {
     app.clock = null;
-    renderClocks();
+    emit('clock');
     return;
   }
   const main = Math.max(0, Number($('clock-main').value) || 0) * 1000;
   const extra = Math.max(0, Number($('clock-extra').value) || 0) * 1000;
   app.clock = { mode: kind, b: main, w: main, extra, used: 0, side: null, since: 0, flag: null };
-  renderClocks();
+  emit('clock');
 }
 
 /** Charges the thinking time since the last update to the side whose clock runs. */
@@ -64,46 +63,11 @@ export function clockRun(st) {
   }
 }
 
-function fmt(ms) {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  return Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0');
-}
-
-/** Draws both clocks (hidden without a clock) and ends the game of a side out of time. */
-export function renderClocks() {
+/** Ends the game of a side out of time, once: true when it did (its search stops). */
+export function flagFall() {
   const c = app.clock;
-  const bottom = bottomSide();
-  const top = bottom === 'b' ? 'w' : 'b';
-  for (const [id, side] of [['clock-top', top], ['clock-bottom', bottom]]) {
-    const el = $(id);
-    if (!c) {
-      el.textContent = '';
-      el.hidden = true;
-      continue;
-    }
-    el.hidden = false;
-    let text = sideName(side) + ' ' + fmt(c[side]);
-    if (c.mode === 'byoyomi' && c[side] <= 0) {
-      const left = c.side === side ? c.extra - (c.used - c.mainAtStart) : c.extra;
-      text += ' byoyomi ' + fmt(left);
-    }
-    el.textContent = text;
-    el.dataset.side = side;
-    el.classList.toggle('running', c.side === side);
-  }
-  if (c && c.flag && !app.note) {
-    app.note = sideName(c.flag) + ' lost on time';
-    cancelSearch();
-    renderStatus(shownState());
-  }
-}
-
-/** Redraws the running clock five times a second. */
-export function startClockTicker() {
-  setInterval(() => {
-    if (app.clock && app.clock.side) {
-      clockUpdate();
-      renderClocks();
-    }
-  }, 200);
+  if (!c || !c.flag || app.note) return false;
+  app.note = sideName(c.flag) + ' lost on time';
+  cancelSearch();
+  return true;
 }

@@ -1,107 +1,151 @@
-// The WebSocket to `tsubame serve` (docs/serve.md): connecting, sending, and handing each message
-// to the handler registered for its `op`.
+// The engine, as the page sees it: one interface for whatever carries the protocol's messages
+// (docs/serve.md). Today the WebSocket to `tsubame serve` carries them (webSocketTransport,
+// below); a Web Worker running the engine compiled to WebAssembly would be a second transport,
+// chosen here, and no module that uses this one would change.
 
-import { $, showError } from './dom.js';
-import { app } from './state.js';
+/**
+ * What the page asks of an engine:
+ *
+ * - `connect()` opens the connection (again, after a close: the Reconnect button); after a
+ *   dropped connection it tries again by itself, after a wait that doubles with each failed try,
+ *   from 1 s up to 30 s; after an idle session closed by the engine it waits for `connect()`.
+ * - `send(msg)` sends a message of the protocol (an object: `op` and its fields) with a new `id`,
+ *   and returns that id; when not connected it returns null and shows an error instead.
+ * - `on(op, handler)` registers the handler of the engine's messages of that `op`, called with
+ *   the message (an object); the `op` `close` is called, with nothing, when the connection closed.
+ * - `onStatus(listener)` has `listener` told each change of the connection, with one of
+ *   `{state: 'connecting'}`, `{state: 'open'}`,
+ *   `{state: 'closed', why: 'error', message}` (it could not even start; no retry),
+ *   `{state: 'closed', why: 'idle'}` (the engine closed a session that sent nothing for a while;
+ *   no retry) and `{state: 'closed', why: 'dropped', retryIn}` (told again each second while
+ *   `retryIn`, the seconds left before the next try, counts down).
+ *
+ * A transport carries the messages as JSON text. It is made by a function `make(events)` that
+ * starts connecting (or throws, with the reason, when it cannot) and reports through `events`:
+ * `events.opened()` once messages can be sent, `events.message(text)` for each message that
+ * comes, and `events.closed({idle})` once, when the connection is gone (`idle`: the engine ended
+ * an idle session). It returns `{isOpen(), send(text)}`: whether a message can be sent now, and
+ * sending one.
+ */
+
+import { showError } from './dom.js';
 
 const handlers = {};
+const statusListeners = [];
 
 /** Seconds before the first automatic reconnection; each failed try doubles the wait. */
 const RETRY_FIRST_S = 1;
 /** The longest wait between two automatic reconnections. */
 const RETRY_MAX_S = 30;
-/** The close code of a session the server ended because the page sent nothing for a while
- * (`tsubame serve --idle-timeout`): the page waits for Reconnect instead of trying by itself. */
-const IDLE_CLOSE_CODE = 4000;
 /** The wait before the next automatic try, and the timer counting it down. */
 let retryS = RETRY_FIRST_S;
 let countdown = null;
+/** The transport of the connection in use (null before the first), and the next message's id. */
+let transport = null;
+let nextId = 1;
 
-/** Registers the handler of the server's messages of this `op` (`close`: the socket closed). */
+/** The transport of every connection: the one there is today. */
+const makeTransport = webSocketTransport;
+
+/** Registers the handler of the engine's messages of this `op` (`close`: the connection closed). */
 export function on(op, handler) {
   handlers[op] = handler;
 }
 
-/** Opens the WebSocket (again, after a close: by the Reconnect button, or by itself after a
+/** Has `listener` told each change of the connection's state. */
+export function onStatus(listener) {
+  statusListeners.push(listener);
+}
+
+function tell(status) {
+  for (const listener of statusListeners) listener(status);
+}
+
+/** Opens the connection (again, after a close: by the Reconnect button, or by itself after a
  * wait that doubles with each failed try, from 1 s up to 30 s). */
 export function connect() {
   clearInterval(countdown);
-  const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws';
-  setConnection('connecting', 'connecting…');
-  let ws;
+  tell({ state: 'connecting' });
+  let made = null;
+  const events = {
+    opened() {
+      retryS = RETRY_FIRST_S;
+      tell({ state: 'open' });
+    },
+    message(text) {
+      let msg;
+      try {
+        msg = JSON.parse(text);
+      } catch (e) {
+        showError('unreadable message from the server');
+        return;
+      }
+      const handler = handlers[msg.op];
+      if (handler) handler(msg);
+    },
+    closed(why) {
+      if (transport !== made) return;
+      if (why.idle) offerReconnect();
+      else scheduleRetry();
+      if (handlers.close) handlers.close();
+    },
+  };
   try {
-    ws = new WebSocket(url);
+    made = makeTransport(events);
   } catch (e) {
-    setConnection('closed', 'cannot connect: ' + e.message);
+    tell({ state: 'closed', why: 'error', message: e.message });
     return;
   }
-  app.ws = ws;
-  ws.onopen = () => {
-    app.connected = true;
-    retryS = RETRY_FIRST_S;
-    setConnection('open', 'connected');
-  };
-  ws.onmessage = (ev) => {
-    let msg;
-    try {
-      msg = JSON.parse(ev.data);
-    } catch (e) {
-      showError('unreadable message from the server');
-      return;
-    }
-    const handler = handlers[msg.op];
-    if (handler) handler(msg);
-  };
-  ws.onclose = (ev) => {
-    if (app.ws !== ws) return;
-    app.connected = false;
-    if (ev.code === IDLE_CLOSE_CODE) offerReconnect();
-    else scheduleRetry();
-    if (handlers.close) handlers.close();
-  };
+  transport = made;
 }
 
-/** Says that the server closed an idle session and offers Reconnect, without trying by itself
- * (a tab left open would otherwise take its place back at once). */
+/** Says that the engine closed an idle session, without trying again by itself (a tab left open
+ * would otherwise take its place back at once). */
 function offerReconnect() {
   clearInterval(countdown);
   retryS = RETRY_FIRST_S;
-  setConnection('closed', 'closed by the server after a while without use: press Reconnect ' +
-    '(the game on the page is kept)');
-  $('reconnect').hidden = false;
+  tell({ state: 'closed', why: 'idle' });
 }
 
-/** Says that the connection closed, offers Reconnect, and tries again by itself after a wait. */
+/** Says that the connection closed, and tries again by itself after a wait. */
 function scheduleRetry() {
   clearInterval(countdown);
   let left = retryS;
   retryS = Math.min(retryS * 2, RETRY_MAX_S);
-  const say = () =>
-    setConnection('closed', `connection closed: reconnecting in ${left} s, or press Reconnect ` +
-      '(the game on the page is kept)');
-  say();
-  $('reconnect').hidden = false;
+  tell({ state: 'closed', why: 'dropped', retryIn: left });
   countdown = setInterval(() => {
     left -= 1;
-    if (left > 0) say();
+    if (left > 0) tell({ state: 'closed', why: 'dropped', retryIn: left });
     else connect();
   }, 1000);
 }
 
-function setConnection(state, text) {
-  const el = $('connection');
-  el.dataset.state = state;
-  el.textContent = text;
-  if (state !== 'closed') $('reconnect').hidden = true;
-}
-
 /** Sends a message with a new id and returns the id, or null (and says so) when not connected. */
 export function send(obj) {
-  if (!app.ws || app.ws.readyState !== WebSocket.OPEN) {
+  if (!transport || !transport.isOpen()) {
     showError('not connected to the server');
     return null;
   }
-  const id = app.nextId++;
-  app.ws.send(JSON.stringify(Object.assign({ id }, obj)));
+  const id = nextId++;
+  transport.send(JSON.stringify(Object.assign({ id }, obj)));
   return id;
+}
+
+// ------------------------------------------------------------------ the WebSocket transport
+
+/** The close code of a session the server ended because the page sent nothing for a while
+ * (`tsubame serve --idle-timeout`). */
+const IDLE_CLOSE_CODE = 4000;
+
+/** The WebSocket to the `tsubame serve` that served the page (`/ws`). */
+function webSocketTransport(events) {
+  const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws';
+  const ws = new WebSocket(url);
+  ws.onopen = () => events.opened();
+  ws.onmessage = (ev) => events.message(ev.data);
+  ws.onclose = (ev) => events.closed({ idle: ev.code === IDLE_CLOSE_CODE });
+  return {
+    isOpen: () => ws.readyState === WebSocket.OPEN,
+    send: (text) => ws.send(text),
+  };
 }

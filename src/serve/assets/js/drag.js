@@ -4,10 +4,10 @@
 // legal targets show while dragging, and the piece follows the pointer.
 
 import { $, svg } from './dom.js';
-import { app, current } from './state.js';
+import { app, bottomSide, current } from './state.js';
 import { familyOf } from './board.js';
 import { pieceOn } from './position.js';
-import { bottomSide, render } from './view.js';
+import { render } from './view.js';
 import { clickHand, clickSquare, dragDrop, dragHand, dragOver, dragSquare } from './input.js';
 
 /** How far (CSS pixels) a press must move to be a drag rather than a click. */

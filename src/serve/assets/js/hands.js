@@ -1,13 +1,11 @@
 // The pieces in hand of each side, above and below the board (hidden for a game without hands);
-// a piece in hand is clicked (or dragged) to drop it. Pointer presses are read by drag.js; the
-// click handler here takes the keyboard's Enter and Space.
+// a piece in hand is clicked (or dragged) to drop it. Pointer presses are read by drag.js, the
+// keyboard's Enter and Space by input.js.
 
 import { $ } from './dom.js';
-import { app, otherSide, sideName } from './state.js';
-import { familyOf, focusBoard } from './board.js';
+import { app, bottomSide, otherSide, sideName } from './state.js';
+import { familyOf } from './board.js';
 import { pieceInfo, pieceLabel } from './position.js';
-import { clickHand } from './input.js';
-import { bottomSide } from './view.js';
 
 /** Draws both hands of the position `pos` (null: empty) with the server's state `st`. */
 export function drawHands(page, pos, st) {
@@ -44,11 +42,6 @@ export function drawHands(page, pos, st) {
         b = document.createElement('button');
         b.className = 'hand-piece';
         b.dataset.hand = tag;
-        b.addEventListener('click', (e) => {
-          if (e.detail !== 0) return; // a pointer's click: drag.js has read it
-          clickHand(side, letter);
-          if (app.selected && app.selected.hand === letter) focusBoard();
-        });
       }
       const shown = pieceLabel(page, letter);
       b.textContent = shown.text;

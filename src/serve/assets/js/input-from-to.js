@@ -1,11 +1,9 @@
-// Input of from-to moves (`7g7f`, `7c7b+`, `P*5e`): a square then another, or a piece in hand
-// then a square; the chooser asks when several moves join them.
+// The syntax of from-to moves (`7g7f`, `7c7b+`, `P*5e`): a square then another, or a piece in
+// hand then a square; the player chooses when several moves join them. What a click, a drag or a
+// drop means, as an action for input.js to take: `{play: move}`, `{choose: moves}` or
+// `{select: selection}` (null: none). Nothing here changes the page.
 
-import { app } from './state.js';
 import { dropLetter, handLetter, moveSquares } from './position.js';
-import { choose } from './chooser.js';
-import { playMove } from './play.js';
-import { render } from './view.js';
 
 /** A move's parts: the letter dropped (or null), its squares of departure and arrival. */
 function parts(page, m) {
@@ -28,20 +26,19 @@ export function targets(page, st, sel) {
   return fromSelection(page, st, sel).map(([, p]) => p.to);
 }
 
-/** A click on a square: the move's end when one is selected, else a new selection. */
-export function click(page, st, name) {
-  const sel = app.selected;
+/** A click on a square with the selection `sel`: the move's end when one is selected, else a new
+ * selection. */
+export function click(page, st, sel, name) {
   if (sel && (sel.from || sel.hand)) {
     const cands = fromSelection(page, st, sel).filter(([, p]) => p.to === name).map(([m]) => m);
-    if (cands.length === 1) return playMove(cands[0]);
-    if (cands.length > 1) return choose(page, cands);
+    if (cands.length === 1) return { play: cands[0] };
+    if (cands.length > 1) return { choose: cands };
   }
   const from = st.legal.some((m) => {
     const p = parts(page, m);
     return !p.drop && p.from === name;
   });
-  app.selected = from && !(sel && sel.from === name) ? { from: name } : null;
-  render();
+  return { select: from && !(sel && sel.from === name) ? { from: name } : null };
 }
 
 /** Whether a press on this square starts dragging its piece (else it is a click). */
@@ -53,23 +50,22 @@ export function canDrag(page, st, sel, name) {
   });
 }
 
-/** Selects the piece dragged from this square. */
-export function startDrag(page, st, name) {
-  app.selected = { from: name };
+/** The selection of a drag from this square: its piece. */
+export function startDrag(page, st, sel, name) {
+  return { from: name };
 }
 
-/** A dragged piece passes over squares: nothing changes until it is dropped. */
+/** A dragged piece passes over squares: nothing changes (null) until it is dropped. */
 export function over() {
-  return false;
+  return null;
 }
 
 /** The piece dragged from the selection is dropped on this square: its move, if it has one. */
 export function drop(page, st, sel, name) {
   const cands = fromSelection(page, st, sel).filter(([, p]) => p.to === name).map(([m]) => m);
-  if (cands.length === 1) return playMove(cands[0]);
-  if (cands.length > 1) return choose(page, cands);
-  app.selected = null;
-  render();
+  if (cands.length === 1) return { play: cands[0] };
+  if (cands.length > 1) return { choose: cands };
+  return { select: null };
 }
 
 /** Nothing to add to the status line. */

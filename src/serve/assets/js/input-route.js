@@ -1,10 +1,9 @@
-// Input of routes (`c3-c4`, `c4:c6:c8`): the squares a move stops on, clicked one by one until
-// one legal move is left or the route clicked is a whole move.
+// The syntax of routes (`c3-c4`, `c4:c6:c8`): the squares a move stops on, clicked one by one
+// until one legal move is left or the route clicked is a whole move. What a click, a drag or a
+// drop means, as an action for input.js to take: `{play: move}` or `{select: selection}` (null:
+// none). Nothing here changes the page.
 
-import { app } from './state.js';
 import { moveSquares, squareAt } from './position.js';
-import { playMove } from './play.js';
-import { render } from './view.js';
 
 /** The squares the route clicked so far may go on to. */
 export function targets(page, st, sel) {
@@ -18,9 +17,8 @@ export function targets(page, st, sel) {
   return out;
 }
 
-/** A click on a square: the route's next stop, or a new start. */
-export function click(page, st, name) {
-  const sel = app.selected;
+/** A click on a square with the selection `sel`: the route's next stop, or a new start. */
+export function click(page, st, sel, name) {
   const again = sel && sel.path && sel.path.length === 1 && sel.path[0] === name;
   let path = sel && sel.path ? sel.path.concat([name]) : [name];
   let cands = st.legal.filter((m) => {
@@ -31,14 +29,11 @@ export function click(page, st, name) {
     // Start again from this square, or drop the selection.
     path = [name];
     cands = again ? [] : st.legal.filter((m) => moveSquares(page, m)[0] === name);
-    app.selected = cands.length ? { path } : null;
-    render();
-    return;
+    return { select: cands.length ? { path } : null };
   }
   const exact = cands.find((m) => moveSquares(page, m).length === path.length);
-  if (path.length > 1 && (cands.length === 1 || exact)) return playMove(exact || cands[0]);
-  app.selected = { path };
-  render();
+  if (path.length > 1 && (cands.length === 1 || exact)) return { play: exact || cands[0] };
+  return { select: { path } };
 }
 
 /** Whether a press on this square starts dragging a route (else it is a click). */
@@ -48,11 +43,11 @@ export function canDrag(page, st, sel, name) {
   return st.legal.some((m) => moveSquares(page, m)[0] === name);
 }
 
-/** Starts a route dragged from this square (or goes on with the route so far, if it ends here). */
-export function startDrag(page, st, name) {
-  const sel = app.selected;
-  if (sel && sel.path && sel.path.length > 1 && sel.path[sel.path.length - 1] === name) return;
-  app.selected = { path: [name] };
+/** The selection of a route dragged from this square: a new route, or the route so far if it
+ * ends here. */
+export function startDrag(page, st, sel, name) {
+  if (sel && sel.path && sel.path.length > 1 && sel.path[sel.path.length - 1] === name) return sel;
+  return { path: [name] };
 }
 
 /** The squares where a dragged pointer turned (changed direction), from `from` over `squares`. */
@@ -76,14 +71,13 @@ function draggedPath(page, st, base, visited) {
   return path;
 }
 
-/** The dragged route passes over squares (`visited`, in order, since `base`): its stops so far
- * are selected, so that the next ones show. */
+/** The dragged route passes over squares (`visited`, in order, since `base`): its stops so far,
+ * to be selected so that the next ones show; null when the selection stays as it is. */
 export function over(page, st, sel, base, visited) {
-  if (!base || !base.length) return false;
+  if (!base || !base.length) return null;
   const path = draggedPath(page, st, base, visited);
   const changed = !sel || !sel.path || sel.path.join() !== path.join();
-  app.selected = { path };
-  return changed;
+  return changed ? { path } : null;
 }
 
 /**
@@ -111,11 +105,10 @@ export function drop(page, st, sel, name, base, visited) {
       return true;
     });
   }
-  if (cands.length === 1) return playMove(cands[0]);
+  if (cands.length === 1) return { play: cands[0] };
   const path = draggedPath(page, st, base, visited);
   if (targets(page, st, { path }).includes(name)) path.push(name);
-  app.selected = path.length > base.length || cands.length ? { path } : null;
-  render();
+  return { select: path.length > base.length || cands.length ? { path } : null };
 }
 
 /** `(must capture)` when every legal move is a capture (`:` between its stops). */

@@ -1,35 +1,24 @@
 // Move input: clicks (or Enter on a focused square) and drags on squares and on pieces in hand,
-// read by the module of the game's move syntax (`page.moves`): from-to moves with drops, or
-// routes entered stop by stop.
+// read by the module of the game's move syntax (`page.moves`: from-to moves with drops, or routes
+// entered stop by stop), whose answer is taken here: a move played, a choice asked, or a new
+// selection. And the keyboard on the board (arrows between squares, Enter or Space: a click) and
+// on the pieces in hand (Enter or Space).
 
-import { showError } from './dom.js';
+import { $, showError } from './dom.js';
 import { app, current } from './state.js';
-import { handLetter, dropLetter } from './position.js';
-import { hideChooser } from './chooser.js';
-import { editClick } from './editor.js';
-import * as fromTo from './input-from-to.js';
-import * as route from './input-route.js';
-import { legalNow } from './play.js';
+import { handLetter, dropLetter, squareName } from './position.js';
+import { legalNow, playMove, syntaxOf } from './play.js';
+import { drawnAt, focusBoard } from './board.js';
+import { choose, hideChooser } from './chooser.js';
 import { render } from './view.js';
+import { editClick } from './editor.js';
 
-/** The input module of a move syntax. */
-function syntaxOf(page) {
-  return page.moves === 'route' ? route : fromTo;
-}
-
-/** The squares the selection may go to next. */
-export function targetSquares(page, st) {
-  if (!app.selected || !st) return [];
-  return syntaxOf(page).targets(page, st, app.selected);
-}
-
-/** The squares drawn as selected. */
-export function selectedSquares() {
-  const sel = app.selected;
-  if (!sel) return [];
-  if (sel.from) return [sel.from];
-  if (sel.path) return sel.path.slice();
-  return [];
+/** Takes a move syntax's answer: plays the move, asks which of the moves, or selects. */
+function act(page, action) {
+  if (action.play) return playMove(action.play);
+  if (action.choose) return choose(page, action.choose);
+  app.selected = action.select;
+  render();
 }
 
 /** The state of the position shown when a move may be entered now; says why not when the page is
@@ -49,7 +38,7 @@ export function clickSquare(name) {
   const entry = current();
   if (!st || !entry) return;
   hideChooser();
-  syntaxOf(entry.page).click(entry.page, st, name);
+  act(entry.page, syntaxOf(entry.page).click(entry.page, st, app.selected, name));
 }
 
 /** A click on a piece in hand: selects it to drop (again: drops the selection). */
@@ -79,7 +68,7 @@ export function dragSquare(name) {
   const syntax = syntaxOf(entry.page);
   if (!syntax.canDrag(entry.page, st, app.selected, name)) return false;
   hideChooser();
-  syntax.startDrag(entry.page, st, name);
+  app.selected = syntax.startDrag(entry.page, st, app.selected, name);
   renderSoon();
   return true;
 }
@@ -103,7 +92,11 @@ export function dragOver(base, visited) {
   const st = legalNow();
   const entry = current();
   if (!st || !entry || !app.selected) return;
-  if (syntaxOf(entry.page).over(entry.page, st, app.selected, base, visited)) render();
+  const selected = syntaxOf(entry.page).over(entry.page, st, app.selected, base, visited);
+  if (selected) {
+    app.selected = selected;
+    render();
+  }
 }
 
 /** A dragged piece is dropped on a square (null: off the board); `base` is the selection when the
@@ -116,10 +109,62 @@ export function dragDrop(name, base, visited) {
     render();
     return;
   }
-  syntaxOf(entry.page).drop(entry.page, st, app.selected, name, base, visited);
+  act(entry.page, syntaxOf(entry.page).drop(entry.page, st, app.selected, name, base, visited));
 }
 
-/** What the status line adds about the moves of the position (`(must capture)`), or ''. */
-export function moveNote(page, st) {
-  return syntaxOf(page).note(st);
+/** The arrow keys move the focus between squares as they are drawn; Enter or Space clicks. */
+function onBoardKey(e) {
+  const g = e.target.closest && e.target.closest('[data-square]');
+  const entry = current();
+  if (!g || !entry) return;
+  const page = entry.page;
+  const name = g.dataset.square;
+  if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    app.focus = name;
+    clickSquare(name);
+    if (!$('chooser').hidden) {
+      const first = $('chooser').querySelector('button');
+      if (first) first.focus({ preventScroll: true });
+    }
+    return;
+  }
+  const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+  if (!step) return;
+  e.preventDefault();
+  e.stopPropagation();
+  for (let r = 0; r < page.ranks; r++) {
+    for (let c = 0; c < page.files; c++) {
+      if (squareName(page, r, c) !== name) continue;
+      const at = drawnAt(page, r, c);
+      const x = Math.max(0, Math.min(page.files - 1, at.x + step[0]));
+      const y = Math.max(0, Math.min(page.ranks - 1, at.y + step[1]));
+      // drawnAt is its own inverse: a drawn position's square.
+      const back = drawnAt(page, y, x);
+      app.focus = squareName(page, back.y, back.x);
+    }
+  }
+  for (const sqEl of document.querySelectorAll('#board [data-square]')) {
+    sqEl.setAttribute('tabindex', sqEl.dataset.square === app.focus ? '0' : '-1');
+  }
+  focusBoard();
+}
+
+/** A click on a piece in hand by the keyboard (Enter or Space): selects it to drop, and the focus
+ * goes to the board. A pointer's click (`detail` not 0) is drag.js's. */
+function onHandClick(e) {
+  const b = e.target.closest && e.target.closest('[data-hand]');
+  if (!b || e.detail !== 0) return;
+  const tag = b.dataset.hand;
+  const side = tag.slice(0, tag.indexOf('-'));
+  const letter = tag.slice(tag.indexOf('-') + 1);
+  clickHand(side, letter);
+  if (app.selected && app.selected.hand === letter) focusBoard();
+}
+
+/** Listens to the keys of the board and the hands (their elements stay; their contents are
+ * redrawn). */
+export function initKeys() {
+  $('board').addEventListener('keydown', onBoardKey);
+  for (const id of ['hand-top', 'hand-bottom']) $(id).addEventListener('click', onHandClick);
 }

@@ -2,26 +2,33 @@
 // WebSocket protocol of docs/serve.md. The page knows no rule and no game: legal moves, check
 // and the result of every position come from the server's `state`, and how each game is drawn
 // and entered from its descriptor (GET /games.json, which the browser keeps and revalidates),
-// joined to the server's `hello`.
+// joined to the server's `hello`. This module wires the others: the engine's messages to their
+// handlers, the page's events (state.js) to the views that answer them, and the page's controls.
 
 import { $, showError } from './dom.js';
-import { app } from './state.js';
-import { connect, on } from './connection.js';
-import { toggleAnalysis, updateAnalyseButton, startAnalysis } from './analysis.js';
-import { hideChooser } from './chooser.js';
-import { resetClock, startClockTicker } from './clock.js';
-import { clearEditor, currentSfen, editorFields, editorStart, startEditor, stopEditor } from './editor.js';
-import { focusBoard, initBoardKeys } from './board.js';
-import { initDrag } from './drag.js';
-import { saveSettings, settings } from './settings.js';
-import { startMate } from './mate.js';
+import { app, listen } from './state.js';
+import { connect, on, onStatus } from './connection.js';
+import { resetClock } from './clock.js';
+import { cancelSearch, onInfo, startAnalysis, startMate } from './search.js';
 import {
-  goToPly, maybeEngineMove, newGame, onError, onState, playMove, legalNow, requestShown, searchEnded, takeBack,
+  goToPly, maybeEngineMove, newGame, onClose, onError, onSearchEnd, onState, playMove, legalNow, requestShown,
+  takeBack, toggleAnalysis,
 } from './play.js';
+import { saveSettings, settings } from './settings.js';
+import { analysisAsked, analysisEnded, clearAnalysis, renderAnalysis, updateAnalyseButton } from './analysis.js';
+import { focusBoard } from './board.js';
+import { hideChooser } from './chooser.js';
+import { drawEvalGraph } from './graph.js';
+import { clearMate, mateAsked, mateEnded, mateFound, mateProgress } from './mate.js';
 import { buildPresets, loadPosition } from './presets.js';
-import { buildRecordButtons, decodeRecord, loadRecord, onRecordAnswer, requestRecord } from './records.js';
-import { cancelSearch, onInfo, onSearchEnd } from './search.js';
-import { render } from './view.js';
+import {
+  buildRecordButtons, decodeRecord, loadRecord, onRecordAnswer, requestRecord, updateRecordButtons,
+} from './records.js';
+import { playSound } from './sound.js';
+import { render, renderClocks, renderStatus, showConnection, startClockTicker } from './view.js';
+import { initDrag } from './drag.js';
+import { clearEditor, currentSfen, editorFields, editorStart, startEditor, stopEditor } from './editor.js';
+import { initKeys } from './input.js';
 
 /** The server's `hello`: the games it offers, each joined to its description in /games.json. */
 function onHello(msg) {
@@ -80,16 +87,35 @@ function buildElo(range) {
   sel.value = values.map(String).includes(kept) ? kept : '';
 }
 
-function onClose() {
-  const s = app.search;
-  app.search = null;
-  app.queued = null;
-  app.pendingStates.clear();
-  for (const check of app.checks.values()) if (check.fail) check.fail('the connection closed');
-  app.checks.clear();
-  if (s && !s.cancelled) searchEnded(s, 'stopped: the connection closed');
-  updateAnalyseButton();
-  render();
+/** The views answer the page's events (state.js), in the order listed. */
+function listenAll() {
+  listen('render', render);
+  listen('status', renderStatus);
+  listen('shown', hideChooser);
+  listen('played', playSound);
+  listen('new-game', clearMate);
+  listen('new-game', clearAnalysis);
+  listen('new-game', (name) => {
+    $('game-select').value = name;
+  });
+  listen('new-game', updateRecordButtons);
+  listen('clock', renderClocks);
+  listen('search', updateAnalyseButton);
+  listen('asked', mateAsked);
+  listen('asked', analysisAsked);
+  listen('info', mateProgress);
+  listen('info', renderAnalysis);
+  listen('evals', drawEvalGraph);
+  listen('mate', mateFound);
+  listen('ended', mateEnded);
+  listen('ended', analysisEnded);
+}
+
+/** The connection's state: kept (`app.connected`) and shown. */
+function connectionChanged(status) {
+  if (status.state === 'open') app.connected = true;
+  else if (status.state === 'closed') app.connected = false;
+  showConnection(status);
 }
 
 function wire() {
@@ -219,9 +245,11 @@ function wire() {
   $('edit-done').addEventListener('click', () => stopEditor(true));
   $('edit-cancel').addEventListener('click', () => stopEditor(false));
   initDrag();
-  initBoardKeys();
+  initKeys();
 }
 
+listenAll();
+onStatus(connectionChanged);
 on('hello', onHello);
 on('state', onState);
 on('info', onInfo);

@@ -1,32 +1,28 @@
-// The mate search of the position shown, and its line (a move is clicked to go to it).
+// The mate panel: the mate search's progress, its answer and its line (a move is clicked to go
+// to it). The search itself is search.js's.
 
 import { $ } from './dom.js';
-import { app, gameEntry, shownKey, shownMoves } from './state.js';
-import { cancelSearch, startSearch } from './search.js';
-import { showPosition } from './play.js';
-import { updateAnalyseButton } from './analysis.js';
+import { app, gameEntry } from './state.js';
+import { goToMateMove } from './play.js';
 
-/** Starts a mate search of the position shown (analysis stops). */
-export function startMate() {
-  const g = app.game;
-  if (app.analysing) {
-    app.analysing = false;
-    updateAnalyseButton();
-  }
+/** A mate search was asked for: the last answer is gone, and it is searching. */
+export function mateAsked(spec) {
+  if (spec.kind !== 'mate') return;
   $('mate-result').textContent = 'searching…';
   $('mate-result').dataset.result = '';
   $('mate-line').textContent = '';
-  startSearch({
-    kind: 'mate', op: 'mate', game: g.name, start: g.start, moves: shownMoves(), key: shownKey(),
-    ply: g.cursor, ms: Math.max(100, Number($('mate-ms').value) || 10000),
-  });
 }
 
-/** Shows the server's `mate` answer and its line. */
+/** An `info` of the mate search `s`: the nodes searched so far. */
+export function mateProgress(s, msg) {
+  if (s.kind === 'mate') $('mate-result').textContent = 'searching… ' + (msg.nodes || 0) + ' nodes';
+}
+
+/** Shows the server's `mate` answer to the search `s`, and its line (`app.mate`). */
 export function mateFound(s, msg) {
   const res = $('mate-result');
   res.dataset.result = msg.result;
-  const line = msg.line || [];
+  const line = app.mate.line;
   res.textContent = msg.result === 'mate' ? 'mate in ' + line.length + ' plies' : msg.result === 'nomate' ? 'no mate' : 'timeout';
   // A solved game without its table: the search alone cannot see its long wins, so its "no mate"
   // says nothing; the page says what is missing instead.
@@ -36,21 +32,26 @@ export function mateFound(s, msg) {
     res.textContent = `the exact table is not loaded, and the search alone cannot tell: start the server with ` +
       `--${entry.exact.flag} FILE (made by tsubame solve ${entry.name})`;
   }
-  app.mate = { base: s.moves.slice(), key: s.key, line };
   const ol = $('mate-line');
   ol.textContent = '';
   line.forEach((m, i) => {
     const li = document.createElement('li');
     li.dataset.matePly = String(i + 1);
     li.textContent = m;
-    li.addEventListener('click', () => {
-      const g = app.game;
-      cancelSearch();
-      const prefix = app.mate.base.concat(app.mate.line);
-      if (g.moves.length < prefix.length || !prefix.every((mv, j) => g.moves[j] === mv)) g.moves = prefix;
-      g.cursor = app.mate.base.length + i + 1;
-      showPosition();
-    });
+    li.addEventListener('click', () => goToMateMove(i + 1));
     ol.appendChild(li);
   });
+}
+
+/** A mate search ended without its answer: says why. */
+export function mateEnded(s, why) {
+  if (s.kind !== 'mate') return;
+  $('mate-result').textContent = why;
+  $('mate-result').dataset.result = 'error';
+}
+
+/** Empties the panel (a new game). */
+export function clearMate() {
+  $('mate-line').textContent = '';
+  $('mate-result').textContent = '';
 }

@@ -1,17 +1,16 @@
 // The game on the page: starting one, playing moves, the engine's turn, taking back, stepping
-// through it, and asking the server for the state of each position shown.
+// through it, analysis on and off, and asking the server for the state of each position shown;
+// the server's answers about them (`state`, `error`, `bestmove`, `mate`) and a closed
+// connection. The views are told by the page's events (state.js), never called from here.
 
 import { $, showError } from './dom.js';
-import { app, current, gameEntry, key, lastKey, shownKey, shownMoves, shownState, startposOf } from './state.js';
+import { app, current, emit, gameEntry, key, lastKey, shownKey, shownMoves, shownState, startposOf } from './state.js';
 import { moveSquares, parsePosition, pieceOn } from './position.js';
-import { playSound } from './sound.js';
 import { send } from './connection.js';
-import { startAnalysis, updateAnalyseButton } from './analysis.js';
-import { hideChooser } from './chooser.js';
+import * as fromTo from './input-from-to.js';
+import * as route from './input-route.js';
 import { clockMoved, clockUpdate, resetClock } from './clock.js';
-import { updateRecordButtons } from './records.js';
-import { cancelSearch, startQueued, startSearch } from './search.js';
-import { render, renderStatus } from './view.js';
+import { cancelSearch, startAnalysis, startQueued, startSearch } from './search.js';
 
 /** Starts a game of `name` from `sfen` (null: the game's start). */
 export function newGame(name, sfen) {
@@ -22,12 +21,7 @@ export function newGame(name, sfen) {
   app.note = null;
   app.recordEnded = false;
   app.mate = null;
-  $('mate-line').textContent = '';
-  $('mate-result').textContent = '';
-  $('pv-lines').textContent = '';
-  $('analysis-info').textContent = '';
-  $('game-select').value = name;
-  updateRecordButtons();
+  emit('new-game', name);
   const human = sideSetting();
   const entry = gameEntry(name);
   app.flipped = (human === 'b' || human === 'w') && !!entry && human !== entry.page.first;
@@ -52,9 +46,9 @@ export function isEngineSide(side) {
 /** Shows the position at the cursor: asks its state, redraws, restarts analysis. */
 export function showPosition() {
   app.selected = null;
-  hideChooser();
+  emit('shown');
   requestShown();
-  render();
+  emit('render');
   if (app.analysing) startAnalysis();
   maybeEngineMove();
 }
@@ -73,7 +67,7 @@ function captures(st, mv) {
 export function playMove(mv) {
   const g = app.game;
   const st = shownState();
-  playSound(captures(st, mv) ? 'capture' : 'move');
+  emit('played', captures(st, mv) ? 'capture' : 'move');
   if (g.moves[g.cursor] === mv) {
     g.cursor++;
   } else {
@@ -94,7 +88,7 @@ export function enginePlayed(s, mv) {
   if (mv === 'resign' || mv === 'win') {
     const side = s.side === 'b' ? 'Black' : 'White';
     app.note = mv === 'resign' ? side + ' (engine) resigns' : side + ' (engine) declares a win';
-    render();
+    emit('render');
     return;
   }
   if (app.game.cursor !== app.game.moves.length) {
@@ -174,6 +168,30 @@ export function playLine(pv) {
   showPosition();
 }
 
+/** Shows the position after the `n`th move of the mate line found (the line becomes the game's
+ * continuation unless it is one). */
+export function goToMateMove(n) {
+  const g = app.game;
+  cancelSearch();
+  const prefix = app.mate.base.concat(app.mate.line);
+  if (g.moves.length < prefix.length || !prefix.every((mv, j) => g.moves[j] === mv)) g.moves = prefix;
+  g.cursor = app.mate.base.length + n;
+  showPosition();
+}
+
+/** The Analyse button: starts or stops analysing. */
+export function toggleAnalysis() {
+  app.analysing = !app.analysing;
+  if (app.analysing) {
+    startAnalysis();
+  } else {
+    cancelSearch();
+    maybeEngineMove();
+  }
+  emit('search');
+  emit('render');
+}
+
 /** Whether a move may be made in the position shown (open, and not the engine's turn to play). */
 export function canMoveHere(st) {
   if (!st || st.result || app.note) return false;
@@ -244,7 +262,7 @@ export function onState(msg) {
   }
   if (k === undefined) return;
   app.states.set(k, msg);
-  if (k === shownKey()) render();
+  if (k === shownKey()) emit('render');
   if (k === lastKey()) maybeEngineMove();
 }
 
@@ -264,7 +282,7 @@ export function onError(msg) {
     // A position the server refused: go back to the last one it accepted.
     if (k === shownKey() && app.game.cursor === 0) {
       app.refused = k;
-      renderStatus(null);
+      emit('status', null);
     }
     if (k === shownKey() && app.game.cursor > 0) {
       app.game.moves = app.game.moves.slice(0, app.game.cursor - 1);
@@ -279,16 +297,48 @@ export function onError(msg) {
   }
 }
 
-/** Clears what a search that ended without its answer (refused, or the connection closed) left
- * saying "searching…" or "thinking…". */
-export function searchEnded(s, why) {
-  if (s.kind === 'mate') {
-    $('mate-result').textContent = why;
-    $('mate-result').dataset.result = 'error';
-  } else if (s.kind === 'analyse') {
-    app.analysing = false;
-    $('analysis-info').textContent = why;
+/** A search that ended without its answer (refused, or the connection closed): an analysis is
+ * off, and what said "searching…" or "thinking…" says why. */
+function searchEnded(s, why) {
+  if (s.kind === 'analyse') app.analysing = false;
+  emit('ended', s, why);
+  emit('search');
+  emit('render');
+}
+
+/** The server's `bestmove` or `mate`: the search has ended. */
+export function onSearchEnd(msg) {
+  const s = app.search;
+  app.search = null;
+  if (s && !s.cancelled) {
+    if (s.kind === 'play' && msg.op === 'bestmove') enginePlayed(s, msg.move);
+    if (s.kind === 'mate' && msg.op === 'mate') {
+      app.mate = { base: s.moves.slice(), key: s.key, line: msg.line || [] };
+      emit('mate', s, msg);
+    }
   }
-  updateAnalyseButton();
-  render();
+  if (app.queued) startQueued();
+  else {
+    emit('search');
+    maybeEngineMove();
+  }
+}
+
+/** The connection closed: the running search, the states asked for and the positions being
+ * checked have no answer coming. */
+export function onClose() {
+  const s = app.search;
+  app.search = null;
+  app.queued = null;
+  app.pendingStates.clear();
+  for (const check of app.checks.values()) if (check.fail) check.fail('the connection closed');
+  app.checks.clear();
+  if (s && !s.cancelled) searchEnded(s, 'stopped: the connection closed');
+  emit('search');
+  emit('render');
+}
+
+/** The module of a game's move syntax (`page.moves`): from-to moves with drops, or routes. */
+export function syntaxOf(page) {
+  return page.moves === 'route' ? route : fromTo;
 }

@@ -4,7 +4,7 @@
 import { $, showError } from './dom.js';
 import { app } from './state.js';
 import { detectGame } from './position.js';
-import { startMate } from './mate.js';
+import { startMate } from './search.js';
 import { checkPosition, newGame, showWholeGame } from './play.js';
 
 /** Makes the buttons of every game's start and examples: `GAME-start`, `GAME-INDEX`. */

@@ -1,16 +1,14 @@
 // The engine's searches: one runs at a time; a new one stops the running one and waits for its
-// answer. Play, analysis and mate searches share this queue.
+// answer. Play, analysis and mate searches share this queue. What a search shows is drawn by the
+// views, told by the page's events (`asked`, `search`, `info`, `evals`).
 
 import { $ } from './dom.js';
-import { app, gameEntry } from './state.js';
+import { app, emit, gameEntry, shownKey, shownMoves, shownState } from './state.js';
 import { send } from './connection.js';
-import { renderAnalysis, updateAnalyseButton } from './analysis.js';
-import { drawEvalGraph } from './graph.js';
-import { mateFound } from './mate.js';
-import { enginePlayed, maybeEngineMove } from './play.js';
 
 /** Starts a search, or queues it behind the running one (which is stopped). */
 export function startSearch(spec) {
+  emit('asked', spec);
   if (app.search) {
     app.queued = spec;
     if (!app.search.stopping) {
@@ -36,7 +34,7 @@ function launch(spec) {
   const id = send(msg);
   if (id === null) return;
   app.search = Object.assign({ id, lines: [] }, spec);
-  updateAnalyseButton();
+  emit('search');
 }
 
 /** Stops the running search (its answer is then ignored) and drops the queued one. */
@@ -54,24 +52,55 @@ export function startQueued() {
   const q = app.queued;
   app.queued = null;
   if (q) launch(q);
-  updateAnalyseButton();
+  emit('search');
 }
 
-/** The server's `info`: the search's progress. */
+/** Starts analysing the position shown: an infinite search of as many lines as asked. */
+export function startAnalysis() {
+  const st = shownState();
+  const g = app.game;
+  startSearch({
+    kind: 'analyse', op: 'go', game: g.name, start: g.start, moves: shownMoves(), key: shownKey(),
+    ply: g.cursor, side: st ? st.side : null, limits: { infinite: true }, multipv: Number($('multipv').value),
+  });
+}
+
+/** Starts a mate search of the position shown (analysis stops). */
+export function startMate() {
+  const g = app.game;
+  if (app.analysing) {
+    app.analysing = false;
+    emit('search');
+  }
+  startSearch({
+    kind: 'mate', op: 'mate', game: g.name, start: g.start, moves: shownMoves(), key: shownKey(),
+    ply: g.cursor, ms: Math.max(100, Number($('mate-ms').value) || 10000),
+  });
+}
+
+/** The server's `info`: the search's progress (its score at its ply, its lines). */
 export function onInfo(msg) {
   const s = app.search;
   if (!s || s.cancelled) return;
   if (s.kind === 'mate') {
-    $('mate-result').textContent = 'searching… ' + (msg.nodes || 0) + ' nodes';
+    emit('info', s, msg);
     return;
   }
   const k = msg.multipv || 1;
   if (msg.score && k === 1 && s.side) {
     app.evals[s.ply] = toFirstView(msg.score, s.side, s.game);
-    drawEvalGraph();
+    emit('evals');
   }
   if (msg.pv && msg.pv.length) s.lines[k - 1] = msg;
-  if (s.kind === 'analyse') renderAnalysis(msg);
+  if (s.kind === 'analyse') {
+    // The side is known only once the state came; fill it in for the score's view.
+    if (!s.side) {
+      const st = app.states.get(s.key);
+      if (st) s.side = st.side;
+    }
+    app.lastAnalysis = (s.lines[0] || msg).score || null;
+    emit('info', s, msg);
+  }
 }
 
 /** A score of the side to move as seen by the side that moves first (mates as ±(10000 - plies)). */
@@ -96,19 +125,4 @@ export function scoreText(score) {
   if (!score) return '';
   if (score.mate !== undefined) return (score.mate < 0 ? '-' : '') + 'mate ' + Math.abs(score.mate);
   return (score.cp > 0 ? '+' : '') + score.cp;
-}
-
-/** The server's `bestmove` or `mate`: the search has ended. */
-export function onSearchEnd(msg) {
-  const s = app.search;
-  app.search = null;
-  if (s && !s.cancelled) {
-    if (s.kind === 'play' && msg.op === 'bestmove') enginePlayed(s, msg.move);
-    if (s.kind === 'mate' && msg.op === 'mate') mateFound(s, msg);
-  }
-  if (app.queued) startQueued();
-  else {
-    updateAnalyseButton();
-    maybeEngineMove();
-  }
 }

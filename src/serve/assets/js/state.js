@@ -1,11 +1,11 @@
 // The page's state: the game shown, the server's answers, the searches, and the games the
-// server described in its `hello` (every game's descriptor: the page holds no table of games).
+// server described in its `hello` (every game's descriptor: the page holds no table of games);
+// and the page's events, by which a module tells the modules above it what changed without
+// importing them (docs/serve.md, "The page's modules").
 
 export const app = {
-  ws: null,
-  connected: false,
+  connected: false, // whether the engine can be sent a message (main.js follows the connection)
   hello: null, // the server's `hello`: its games and caps
-  nextId: 1,
   pendingRecord: null, // the `record` or `load` asked for: { id, op }
   pendingStates: new Map(), // id -> cache key
   states: new Map(), // cache key -> state message
@@ -72,6 +72,13 @@ export function startposOf(name) {
   return g ? g.startpos : '';
 }
 
+/** The side drawn at the bottom: the first mover, or the other when the board is flipped. */
+export function bottomSide() {
+  const entry = current();
+  const first = entry ? entry.page.first : 'b';
+  return app.flipped ? otherSide(first) : first;
+}
+
 /** The other side. */
 export function otherSide(side) {
   return side === 'b' ? 'w' : 'b';
@@ -80,4 +87,35 @@ export function otherSide(side) {
 /** A side's name for people. */
 export function sideName(side) {
   return side === 'b' ? 'Black' : 'White';
+}
+
+/*
+ * The page's events. A module of the game model emits one when something changed that the views
+ * show; main.js has each view listen to the events it answers. Listeners run at once, in the
+ * order they were added, before `emit` returns.
+ *
+ *   render            the position shown or anything drawn with it changed: redraw it all
+ *   status (st)       only the status line changed (`st`: the state shown, or null)
+ *   shown             the page went to another position (a pending choice of moves is dropped)
+ *   played (kind)     a move was played: 'move', or 'capture'
+ *   new-game (name)   a game of `name` started: the panels of the last one are cleared
+ *   clock             the clocks were set anew
+ *   search            a search started or ended, or the analysis was switched on or off
+ *   asked (spec)      a search was asked for (`spec`: its kind, position and limits)
+ *   info (s, msg)     an `info` of the search `s` (analysis or mate) came
+ *   evals             a score was added to the evaluations of the game's plies
+ *   mate (s, msg)     the mate search `s` answered `msg`
+ *   ended (s, why)    the search `s` ended without its answer (refused, or the connection closed)
+ */
+const listeners = new Map();
+
+/** Has `fn` called with the event's arguments each time `event` is emitted. */
+export function listen(event, fn) {
+  if (!listeners.has(event)) listeners.set(event, []);
+  listeners.get(event).push(fn);
+}
+
+/** Tells the listeners of `event`. */
+export function emit(event, ...args) {
+  for (const fn of listeners.get(event) || []) fn(...args);
 }

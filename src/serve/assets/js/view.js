@@ -1,24 +1,16 @@
 // Drawing the page from its state: the board and hands, the status line, the move list, the
-// graph and the clocks.
+// graph, the clocks and the connection's state.
 
 import { $ } from './dom.js';
-import { app, current, key, shownKey, shownState, otherSide, sideName } from './state.js';
+import { app, bottomSide, current, key, shownKey, shownState, sideName } from './state.js';
 import { parsePosition } from './position.js';
 import { drawBoard } from './board.js';
-import { clockRun, renderClocks } from './clock.js';
+import { clockRun, clockUpdate, flagFall } from './clock.js';
 import { drawEvalGraph } from './graph.js';
 import { drawHands } from './hands.js';
-import { moveNote } from './input.js';
 import { hasNotation, moveText } from './notation.js';
 import { settings } from './settings.js';
-import { canMoveHere, goToPly } from './play.js';
-
-/** The side drawn at the bottom: the first mover, or the other when the board is flipped. */
-export function bottomSide() {
-  const entry = current();
-  const first = entry ? entry.page.first : 'b';
-  return app.flipped ? otherSide(first) : first;
-}
+import { canMoveHere, goToPly, syntaxOf } from './play.js';
 
 /** Redraws everything that shows the position at the cursor. */
 export function render() {
@@ -67,7 +59,8 @@ export function renderStatus(st) {
     // Only a game with a royal piece has check (a capture obligation is no check).
     const royal = entry && entry.page.pieces.some((p) => p.royal);
     text = sideName(st.side) + ' to move' + (st.check && royal ? ', check' : '');
-    if (entry) text += moveNote(entry.page, st);
+    // What the game's move syntax adds about the moves of the position (`(must capture)`), or ''.
+    if (entry) text += syntaxOf(entry.page).note(st);
     if (app.search && !app.search.cancelled && app.search.kind === 'play') text += ' — engine thinking…';
   }
   if (!app.connected) text += ' — not connected: press Reconnect to move';
@@ -108,4 +101,59 @@ function renderMoveList() {
     if (top < ol.scrollTop) ol.scrollTop = top;
     else if (top + cur.offsetHeight > ol.scrollTop + ol.clientHeight) ol.scrollTop = top + cur.offsetHeight - ol.clientHeight;
   }
+}
+
+function fmt(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0');
+}
+
+/** Draws both clocks (hidden without a clock) and ends the game of a side out of time. */
+export function renderClocks() {
+  const c = app.clock;
+  const bottom = bottomSide();
+  const top = bottom === 'b' ? 'w' : 'b';
+  for (const [id, side] of [['clock-top', top], ['clock-bottom', bottom]]) {
+    const el = $(id);
+    if (!c) {
+      el.textContent = '';
+      el.hidden = true;
+      continue;
+    }
+    el.hidden = false;
+    let text = sideName(side) + ' ' + fmt(c[side]);
+    if (c.mode === 'byoyomi' && c[side] <= 0) {
+      const left = c.side === side ? c.extra - (c.used - c.mainAtStart) : c.extra;
+      text += ' byoyomi ' + fmt(left);
+    }
+    el.textContent = text;
+    el.dataset.side = side;
+    el.classList.toggle('running', c.side === side);
+  }
+  if (flagFall()) renderStatus(shownState());
+}
+
+/** Redraws the running clock five times a second. */
+export function startClockTicker() {
+  setInterval(() => {
+    if (app.clock && app.clock.side) {
+      clockUpdate();
+      renderClocks();
+    }
+  }, 200);
+}
+
+/** Shows the connection's state (connection.js's `onStatus`), and the Reconnect button while it
+ * is closed (unless it could not even start). */
+export function showConnection(status) {
+  const el = $('connection');
+  el.dataset.state = status.state;
+  const kept = '(the game on the page is kept)';
+  if (status.state === 'connecting') el.textContent = 'connecting…';
+  else if (status.state === 'open') el.textContent = 'connected';
+  else if (status.why === 'error') el.textContent = 'cannot connect: ' + status.message;
+  else if (status.why === 'idle') el.textContent = 'closed by the server after a while without use: press Reconnect ' + kept;
+  else el.textContent = `connection closed: reconnecting in ${status.retryIn} s, or press Reconnect ` + kept;
+  if (status.state !== 'closed') $('reconnect').hidden = true;
+  else if (status.why !== 'error') $('reconnect').hidden = false;
 }
