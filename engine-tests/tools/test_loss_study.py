@@ -41,7 +41,7 @@ def run(tmp_path):
 def test_the_turning_point_of_a_lost_game_is_the_largest_fall_and_grouped_as_mate(tmp_path):
     write_match(tmp_path, "0-1")
     out = run(tmp_path)
-    assert "1 games, 1 lost, 1 turning points" in out, out
+    assert "1 games, 1 lost on the board, 1 turning points" in out, out
     # Falls: 40 -> 10 (30 cp), 10 -> -50 (60 cp), -50 -> mated: the last, from a score still
     # open (above -300), so the move played at -50, 2h2g at ply 5, is the turning point.
     rows = (tmp_path / "drops.tsv").read_text().splitlines()
@@ -51,8 +51,16 @@ def test_the_turning_point_of_a_lost_game_is_the_largest_fall_and_grouped_as_mat
     assert row["position"] == "position startpos moves " + " ".join(MOVES[:4])
 
 
+def test_a_game_lost_on_time_is_left_out(tmp_path):
+    write_match(tmp_path, "0-1")
+    results = tmp_path / "results.tsv"
+    results.write_text(results.read_text().replace("checkmate", "time forfeit"))
+    out = run(tmp_path)
+    assert "1 games, 0 lost on the board, 0 turning points (1 more lost on time, left out)" in out, out
+
+
 def test_a_won_game_has_no_turning_point(tmp_path):
     write_match(tmp_path, "1-0")
     out = run(tmp_path)
-    assert "1 games, 0 lost, 0 turning points" in out, out
+    assert "1 games, 0 lost on the board, 0 turning points" in out, out
     assert not (tmp_path / "drops.tsv").exists()
