@@ -6,7 +6,7 @@
 // handlers, the page's events (state.js) to the views that answer them, and the page's controls.
 
 import { $, showError } from './dom.js';
-import { app, listen } from './state.js';
+import { app, listen, shownState } from './state.js';
 import { connect, on, onStatus } from './connection.js';
 import { resetClock } from './clock.js';
 import { cancelSearch, onInfo, startAnalysis, startMate } from './search.js';
@@ -101,6 +101,8 @@ function listenAll() {
   listen('new-game', updateRecordButtons);
   listen('clock', renderClocks);
   listen('search', updateAnalyseButton);
+  // A play search started or ended: the status line says whether the engine is thinking.
+  listen('search', () => renderStatus(shownState()));
   listen('asked', mateAsked);
   listen('asked', analysisAsked);
   listen('info', mateProgress);
