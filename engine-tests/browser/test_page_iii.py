@@ -6,6 +6,9 @@ started where the test kills it.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from test_page import (  # noqa: F401  (fixtures)
@@ -13,10 +16,18 @@ from test_page import (  # noqa: F401  (fixtures)
     browser,
     choose_game,
     click_move,
+    engine_binary,
+    move_list,
+    new_context,
     server,
+    shown_state,
     wait_moves,
 )
 from test_page_ux import PHONE, close, open_page
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+import serve_client  # noqa: E402
+
 
 # ------------------------------------------------------------------ 1: "engine thinking…"
 
@@ -36,3 +47,59 @@ def test_the_status_says_that_the_engine_thinks(browser, server, viewport):
     wait_moves(pg, 2)
     pg.wait_for_function("() => !/engine thinking/.test(document.getElementById('status').textContent)")
     close(pg)
+
+
+# ------------------------------------------------------------------ 2: searches and a disconnect
+
+
+def test_searches_across_a_disconnect(browser):
+    """Analysis cut by a dropped connection is off (its button reads Analyse again, its panel says
+    why); Analyse and Mate search pressed while disconnected do not stay "thinking…" or
+    "searching…"; after reconnecting, the engine answers the next move."""
+    port = serve_client.free_port()
+    first = serve_client.Server(engine_binary(), port)
+    second = None
+    try:
+        ctx = new_context(browser)
+        pg = ctx.new_page()
+        pg.set_default_timeout(WAIT_MS)
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.goto(f"http://127.0.0.1:{port}/")
+        pg.wait_for_selector('#connection[data-state="open"]')
+        choose_game(pg, "shogi", "b", ("depth", 2))
+        pg.click("#analyse")
+        pg.wait_for_function("() => /depth \\d+/.test(document.getElementById('analysis-info').textContent)")
+
+        first.kill(9)
+        pg.wait_for_selector('#connection[data-state="closed"]')
+        pg.wait_for_selector('#analyse[data-running="0"]')
+        assert pg.text_content("#analyse") == "Analyse"
+        assert "connection closed" in pg.text_content("#analysis-info")
+
+        # Pressed while disconnected: nothing says that it runs.
+        pg.click("#analyse")
+        pg.wait_for_selector('#analyse[data-running="0"]')
+        assert "thinking" not in pg.text_content("#analysis-info")
+        assert "not connected" in pg.text_content("#analysis-info")
+        pg.click("#mate-button")
+        pg.wait_for_selector('#mate-result[data-result="error"]')
+        assert "searching" not in pg.text_content("#mate-result")
+        assert pg.evaluate("() => !window.tsubamePage.analysing && window.tsubamePage.search === null")
+
+        second = serve_client.Server(engine_binary(), port)
+        pg.click("#reconnect")
+        pg.wait_for_selector('#connection[data-state="open"]')
+        shown_state(pg)
+        assert pg.text_content("#analyse") == "Analyse"
+        assert "searching" not in pg.text_content("#mate-result")
+        # The engine answers the next move.
+        click_move(pg, "shogi", "7g7f")
+        wait_moves(pg, 2)
+        assert move_list(pg)[0] == "7g7f"
+        ctx.close()
+        assert not errors, f"JavaScript errors in the page: {errors}"
+    finally:
+        first.kill(9)
+        if second:
+            second.kill(9)

@@ -328,12 +328,18 @@ export function onSearchEnd(msg) {
  * checked have no answer coming. */
 export function onClose() {
   const s = app.search;
+  const q = app.queued;
   app.search = null;
   app.queued = null;
   app.pendingStates.clear();
   for (const check of app.checks.values()) if (check.fail) check.fail('the connection closed');
   app.checks.clear();
-  if (s && !s.cancelled) searchEnded(s, 'stopped: the connection closed');
+  const why = 'stopped: the connection closed';
+  if (s && !s.cancelled) searchEnded(s, why);
+  else if (q) searchEnded(q, why);
+  // An analysis between two searches (the last one stopped, the next not yet started) is off too:
+  // after reconnecting, the engine plays its turn again.
+  if (app.analysing) searchEnded({ kind: 'analyse' }, why);
   emit('search');
   emit('render');
 }

@@ -32,7 +32,13 @@ function launch(spec) {
     msg.ms = spec.ms;
   }
   const id = send(msg);
-  if (id === null) return;
+  if (id === null) {
+    // Not connected: the search never starts, and nothing says that it runs.
+    if (spec.kind === 'analyse') app.analysing = false;
+    emit('ended', spec, 'not started: not connected to the server');
+    emit('search');
+    return;
+  }
   app.search = Object.assign({ id, lines: [] }, spec);
   emit('search');
 }
