@@ -23,7 +23,7 @@ from test_page import (  # noqa: F401  (fixtures)
     shown_state,
     wait_moves,
 )
-from test_page_ux import PHONE, close, open_page
+from test_page_ux import PHONE, close, open_page, page  # noqa: F401  (fixtures)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 import serve_client  # noqa: E402
@@ -103,3 +103,66 @@ def test_searches_across_a_disconnect(browser):
         first.kill(9)
         if second:
             second.kill(9)
+
+
+# ------------------------------------------------------------------ 6: results in the records
+
+MATE_IN_ONE = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
+RESIGNED_KIF = "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 投了\nまで3手で先手の勝ち\n"
+
+
+def record_text(pg, fmt: str) -> str:
+    """The record the page downloads in `fmt` (the text it also puts in the Records box)."""
+    pg.fill("#record-text", "")
+    with pg.expect_download():
+        pg.click(f"#download-{fmt}")
+    pg.wait_for_function("() => document.getElementById('record-text').value !== ''")
+    return pg.input_value("#record-text")
+
+
+def test_exported_records_carry_the_result(page):
+    """A mate played on the page is written as KIF `詰み` and CSA `%TSUMI`, a loaded record's
+    resignation as `投了` and `%TORYO` (none was written before); cshogi's readers find each
+    ending (and the winner, but for %TSUMI, to which cshogi gives none), and the page reads each
+    result back."""
+    cshogi = pytest.importorskip("cshogi")
+    import cshogi.CSA
+    import cshogi.KIF
+
+    pg = page
+    choose_game(pg, "shogi", "both")
+    pg.fill("#position-input", MATE_IN_ONE)
+    pg.click("#load-position")
+    pg.wait_for_function("s => window.tsubamePage.game.start === s", arg=MATE_IN_ONE)
+    shown_state(pg)
+    click_move(pg, "shogi", "G*5b")
+    wait_moves(pg, 1)
+    assert shown_state(pg)["result"]["winner"] == "b"
+    kif = record_text(pg, "kif")
+    assert "   2 詰み\nまで1手で先手の勝ち" in kif, kif
+    assert cshogi.KIF.Parser.parse_str(kif).win == cshogi.BLACK_WIN
+    csa = record_text(pg, "csa")
+    assert csa.rstrip().endswith("%TSUMI"), csa
+    parsed = cshogi.CSA.Parser.parse_str(csa)[0]
+    # cshogi's CSA reader names the ending but gives %TSUMI no winner (its `win` stays 0).
+    assert parsed.endgame == "%TSUMI", parsed.endgame
+
+    # A resignation (a loaded record's), written again in both formats and read back.
+    pg.fill("#record-text", RESIGNED_KIF)
+    pg.click("#load-record")
+    wait_moves(pg, 3)
+    pg.wait_for_selector('#status[data-result="note"]')
+    kif = record_text(pg, "kif")
+    assert "   4 投了\nまで3手で先手の勝ち" in kif, kif
+    assert cshogi.KIF.Parser.parse_str(kif).win == cshogi.BLACK_WIN
+    csa = record_text(pg, "csa")
+    parsed = cshogi.CSA.Parser.parse_str(csa)[0]
+    assert parsed.endgame == "%TORYO" and parsed.win == cshogi.BLACK_WIN, (parsed.endgame, parsed.win)
+    for text in (kif, csa):
+        pg.click("#new-game")
+        pg.wait_for_function("() => window.tsubamePage.game.moves.length === 0 && !window.tsubamePage.recordEnded")
+        pg.fill("#record-text", text)
+        pg.click("#load-record")
+        pg.wait_for_function("() => window.tsubamePage.recordEnded")
+        status = pg.text_content("#status")
+        assert "Black wins" in status and "resignation" in status, status

@@ -88,6 +88,10 @@ pub enum ClientMsg {
         moves: Vec<String>,
         /// `usi`, `csa` or `kif` (the last two for standard shogi only).
         format: String,
+        /// How the game ended after its last move when the rules do not say it (a resignation, a
+        /// loss on time): written by the formats that write results.
+        #[serde(default)]
+        result: Option<RecordResult>,
     },
     /// Reads a record (a USI `position` line, CSA or KIF) into a game.
     Load {
@@ -276,6 +280,18 @@ pub struct GameResult {
     pub winner: Option<&'static str>,
     /// Why it ended.
     pub reason: &'static str,
+}
+
+/// The end of a game as the page tells it in a `record`: the winner (`"b"`, `"w"`, or none: a
+/// draw) and the reason, in the words of `load`'s `result` (`resignation`, `time`, …).
+#[derive(Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct RecordResult {
+    /// `"b"`, `"w"`, or `None` for a draw.
+    #[serde(default)]
+    pub winner: Option<String>,
+    /// Why it ended.
+    pub reason: String,
 }
 
 /// A score from the side to move's view.

@@ -4,7 +4,7 @@
 
 use serde_json::Number;
 
-use super::protocol::{GameResult, ServerMsg};
+use super::protocol::{GameResult, RecordResult, ServerMsg};
 use super::state::check;
 use crate::core::game::Position;
 use crate::core::rules::Outcome;
@@ -13,15 +13,26 @@ use crate::engine::Start;
 use crate::engine::record::{position_args, position_text};
 use crate::games::GameId;
 
-/// The `record` answer: the game of `game`, `sfen` (or `startpos`) and `moves` in `format`.
+/// The `record` answer: the game of `game`, `sfen` (or `startpos`) and `moves` in `format`, with
+/// its result when the format writes results: the rules' (a mate, a repetition), else `told`
+/// (a resignation, a loss on time, as the page tells it).
 pub fn write(
     id: Option<Number>,
     game: &str,
     sfen: &str,
     moves: &[String],
     format: &str,
+    told: Option<&RecordResult>,
 ) -> Result<ServerMsg, String> {
     let checked = check(game, sfen, moves, None)?;
+    let rules_result = match &checked.state {
+        ServerMsg::State { result, .. } => result.as_ref(),
+        _ => None,
+    };
+    let ending = match rules_result {
+        Some(r) => Some((r.winner.map(str::to_string), r.reason.to_string())),
+        None => told.map(|t| (t.winner.clone(), t.reason.clone())),
+    };
     if format == "usi" {
         let text = usi_record(checked.game, sfen, moves);
         return Ok(ServerMsg::Record {
@@ -49,11 +60,76 @@ pub fn write(
             )
         });
     };
-    let text = (f.write)(sfen, moves)?;
+    let mut text = (f.write)(sfen, moves)?;
+    if let Some((winner, reason)) = ending {
+        text.push_str(&ending_lines(
+            f.name,
+            moves.len(),
+            winner.as_deref(),
+            &reason,
+        )?);
+    }
     Ok(ServerMsg::Record {
         id,
         format: f.name,
         text,
+    })
+}
+
+/// The lines a record in `format` ends with after its `plies` moves, for a game won by `winner`
+/// (`"b"`, `"w"`, none: a draw) for `reason` (the words of `state`'s and `load`'s `result`): KIF
+/// `詰み`, `投了`, `切れ負け`, `千日手`, … and the `まで` line; CSA `%TSUMI`, `%TORYO`,
+/// `%TIME_UP`, `%SENNICHITE`, …. Empty for a format that writes no result, or a result it has no
+/// word for.
+fn ending_lines(
+    format: &str,
+    plies: usize,
+    winner: Option<&str>,
+    reason: &str,
+) -> Result<String, String> {
+    let reason = if reason == "no legal move" {
+        "checkmate"
+    } else {
+        reason
+    };
+    let side = match winner {
+        Some("b") => Some("先手"),
+        Some("w") => Some("後手"),
+        None => None,
+        Some(other) => return Err(format!("unknown winner '{}'", excerpt(other, 10))),
+    };
+    Ok(match format {
+        "kif" => {
+            let word = match reason {
+                "checkmate" => "詰み",
+                "resignation" => "投了",
+                "time" => "切れ負け",
+                "repetition" => "千日手",
+                "impasse" => "持将棋",
+                "declaration" => "入玉勝ち",
+                _ => return Ok(String::new()),
+            };
+            let end = match side {
+                Some(side) => format!("まで{plies}手で{side}の勝ち"),
+                None => format!("まで{plies}手で{word}"),
+            };
+            format!("{:>4} {word}\n{end}\n", plies + 1)
+        }
+        "csa" => {
+            let word = match reason {
+                "checkmate" => "%TSUMI",
+                "resignation" => "%TORYO",
+                "time" => "%TIME_UP",
+                "repetition" => "%SENNICHITE",
+                "perpetual check" => "%OUTE_SENNICHITE",
+                "impasse" => "%JISHOGI",
+                "agreement" => "%HIKIWAKE",
+                "declaration" => "%KACHI",
+                _ => return Ok(String::new()),
+            };
+            format!("{word}\n")
+        }
+        _ => String::new(),
     })
 }
 
@@ -169,7 +245,7 @@ mod tests {
     fn usi_records_of_every_game_load_back() {
         for g in GameId::ALL {
             let start = crate::dispatch!(g, G => G::startpos().to_sfen());
-            let r = json(write(None, g.name(), &start, &[], "usi"));
+            let r = json(write(None, g.name(), &start, &[], "usi", None));
             let back = json(load(None, r["text"].as_str().unwrap(), None));
             assert_eq!(back["game"], g.name());
             assert_eq!(back["sfen"], start);
@@ -185,13 +261,86 @@ mod tests {
 
     #[test]
     fn csa_and_kif_are_for_shogi_only() {
-        assert!(write(None, SHOGI, "startpos", &[], "pgn").is_err());
+        assert!(write(None, SHOGI, "startpos", &[], "pgn", None).is_err());
         let moves = vec!["7g7f".to_string()];
-        assert!(write(None, MINISHOGI, "startpos", &[], "csa").is_err());
-        assert!(write(None, SHOGI, "startpos", &moves, "pgn").is_err());
-        let r = json(write(None, SHOGI, "startpos", &moves, "kif"));
+        assert!(write(None, MINISHOGI, "startpos", &[], "csa", None).is_err());
+        assert!(write(None, SHOGI, "startpos", &moves, "pgn", None).is_err());
+        let r = json(write(None, SHOGI, "startpos", &moves, "kif", None));
         let back = json(load(None, r["text"].as_str().unwrap(), None));
         assert_eq!(back["format"], "kif");
         assert_eq!(back["moves"][0], "7g7f");
+    }
+
+    #[test]
+    fn results_are_written_and_read_back() {
+        // The shogi mate-in-1 of the browser tests, mated: the rules' result.
+        let mate = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+        let moves = vec!["G*5b".to_string()];
+        let resigned = RecordResult {
+            winner: Some("b".into()),
+            reason: "resignation".into(),
+        };
+        let timed = RecordResult {
+            winner: Some("w".into()),
+            reason: "time".into(),
+        };
+        let opening = vec!["7g7f".to_string(), "3c3d".to_string()];
+        for (format, sfen, moves, told, word, reason, winner) in [
+            ("kif", mate, &moves, None, "詰み", "checkmate", "b"),
+            ("csa", mate, &moves, None, "%TSUMI", "checkmate", "b"),
+            (
+                "kif",
+                "startpos",
+                &opening,
+                Some(&resigned),
+                "投了",
+                "resignation",
+                "b",
+            ),
+            (
+                "csa",
+                "startpos",
+                &opening,
+                Some(&resigned),
+                "%TORYO",
+                "resignation",
+                "b",
+            ),
+            (
+                "kif",
+                "startpos",
+                &opening,
+                Some(&timed),
+                "切れ負け",
+                "time",
+                "w",
+            ),
+            (
+                "csa",
+                "startpos",
+                &opening,
+                Some(&timed),
+                "%TIME_UP",
+                "time",
+                "w",
+            ),
+        ] {
+            let r = json(write(None, SHOGI, sfen, moves, format, told));
+            let text = r["text"].as_str().unwrap();
+            assert!(text.contains(word), "{format}: {text}");
+            let back = json(load(None, text, None));
+            assert_eq!(back["result"]["reason"], reason, "{format}: {text}");
+            assert_eq!(back["result"]["winner"], winner, "{format}: {text}");
+        }
+        // The USI record writes no result; nor a format without a word for it.
+        let r = json(write(
+            None,
+            SHOGI,
+            "startpos",
+            &opening,
+            "usi",
+            Some(&resigned),
+        ));
+        assert!(!r["text"].as_str().unwrap().contains("resign"));
     }
 }

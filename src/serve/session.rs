@@ -314,9 +314,11 @@ async fn answer(
             sfen,
             moves,
             format,
+            result,
         } => {
             let answer = blocking(move || {
-                records::write(id.clone(), &game, &sfen, &moves, &format).map_err(|e| (id, e))
+                records::write(id.clone(), &game, &sfen, &moves, &format, result.as_ref())
+                    .map_err(|e| (id, e))
             })
             .await;
             return Some(answer.unwrap_or_else(|(id, e)| ServerMsg::error(id, e)));

@@ -68,6 +68,7 @@ export function flagFall() {
   const c = app.clock;
   if (!c || !c.flag || app.note) return false;
   app.note = sideName(c.flag) + ' lost on time';
+  app.noteResult = { winner: c.flag === 'b' ? 'w' : 'b', reason: 'time' };
   cancelSearch();
   return true;
 }

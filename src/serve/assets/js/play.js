@@ -88,6 +88,8 @@ export function enginePlayed(s, mv) {
   if (mv === 'resign' || mv === 'win') {
     const side = s.side === 'b' ? 'Black' : 'White';
     app.note = mv === 'resign' ? side + ' (engine) resigns' : side + ' (engine) declares a win';
+    const other = s.side === 'b' ? 'w' : 'b';
+    app.noteResult = mv === 'resign' ? { winner: other, reason: 'resignation' } : { winner: s.side, reason: 'declaration' };
     emit('render');
     return;
   }

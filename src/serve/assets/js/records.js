@@ -53,10 +53,13 @@ export function loadRecord(text) {
   if (id !== null) app.pendingRecord = { id, op: 'load' };
 }
 
-/** Asks the server for the game as a record in this format. */
+/** Asks the server for the game as a record in this format, with the page's end of the game (a
+ * resignation, a loss on time) when it has one; a mate or a repetition the server sees itself. */
 export function requestRecord(format) {
   const g = app.game;
-  const id = send({ op: 'record', game: g.name, sfen: g.start, moves: g.moves, format });
+  const msg = { op: 'record', game: g.name, sfen: g.start, moves: g.moves, format };
+  if (app.note && app.noteResult) msg.result = app.noteResult;
+  const id = send(msg);
   if (id !== null) app.pendingRecord = { id, op: 'record' };
 }
 
@@ -77,6 +80,7 @@ export function onRecordAnswer(msg) {
     // The record's own end: shown, and the engine waits until asked to play on.
     const w = msg.result.winner;
     app.note = (w ? sideName(w) + ' wins' : 'Draw') + ' (' + msg.result.reason + ', as the record says)';
+    app.noteResult = { winner: w, reason: msg.result.reason };
     app.recordEnded = true;
   }
   showWholeGame(msg.moves);
