@@ -166,3 +166,39 @@ def test_exported_records_carry_the_result(page):
         pg.wait_for_function("() => window.tsubamePage.recordEnded")
         status = pg.text_content("#status")
         assert "Black wins" in status and "resignation" in status, status
+
+
+# ------------------------------------------------------------------ 5: USI position lines
+
+
+def set_up(pg, text: str):
+    pg.fill("#position-input", text)
+    pg.click("#load-position")
+
+
+def test_set_up_takes_usi_position_lines(page):
+    """Set up and solve takes `position sfen …` and `position startpos moves …` (and an SFEN with
+    moves) as the Records box does; it refused them ("cannot tell the game of this position
+    string")."""
+    pg = page
+    choose_game(pg, "shogi", "both")
+    set_up(pg, "position startpos moves 7g7f 3c3d")
+    wait_moves(pg, 2)
+    assert move_list(pg) == ["7g7f", "3c3d"]
+    assert pg.evaluate("() => window.tsubamePage.game.name") == "shogi"
+
+    set_up(pg, f"position sfen {MATE_IN_ONE}")
+    pg.wait_for_function("s => window.tsubamePage.game.start === s", arg=MATE_IN_ONE)
+    assert move_list(pg) == []
+    # ... and solved.
+    pg.fill("#mate-ms", "3000")
+    pg.click("#mate-button")
+    pg.wait_for_selector('#mate-result[data-result="mate"]')
+
+    # Another game's SFEN with moves: the game is told from the SFEN.
+    mini = "rbsgk/4p/5/P4/KGSBR b - 1"
+    set_up(pg, f"position sfen {mini} moves 5d5c")
+    pg.wait_for_function("() => window.tsubamePage.game.name === 'minishogi'")
+    wait_moves(pg, 1)
+    assert move_list(pg) == ["5d5c"]
+    assert pg.text_content("#error").strip() == "" or not pg.is_visible("#error")

@@ -6,6 +6,7 @@ import { app } from './state.js';
 import { detectGame } from './position.js';
 import { startMate } from './search.js';
 import { checkPosition, newGame, showWholeGame } from './play.js';
+import { loadRecord } from './records.js';
 
 /** Makes the buttons of every game's start and examples: `GAME-start`, `GAME-INDEX`. */
 export function buildPresets(games) {
@@ -56,16 +57,26 @@ function usePreset(entry, example) {
   }
 }
 
-/** Loads a pasted position string (`sfen` before it is allowed) as a new game of its game, once the
- * server has accepted it: a refused one is named and the game shown stays. */
+/** Loads a pasted position string (`sfen` before it is allowed, and a USI `position` line: `position
+ * startpos|sfen … [moves …]`) as a new game of its game, once the server has accepted it: a
+ * refused one is named and the game shown stays. Moves are read by the server as a USI record's
+ * (`load`), in the game of the SFEN, or the game shown for `startpos`. */
 export function loadPosition(text) {
-  const sfen = text.trim().replace(/^sfen\s+/, '');
+  const [head, moves] = text.trim().replace(/^position\s+/, '').split(/\s+moves(?:\s+|$)/);
+  const sfen = (head || '').trim().replace(/^sfen\s+/, '');
   if (!sfen || !app.hello) return;
+  const games = app.hello.games;
+  if (moves !== undefined && moves.trim()) {
+    const named = sfen === 'startpos' ? app.game.name : detectGame(games, sfen);
+    if (named) {
+      loadRecord('position ' + (sfen === 'startpos' ? 'startpos' : 'sfen ' + sfen) + ' moves ' + moves.trim(), named);
+      return;
+    }
+  }
   if (sfen === 'startpos') {
     newGame(app.game.name, null);
     return;
   }
-  const games = app.hello.games;
   const game = detectGame(games, sfen);
   if (!game) {
     const ranks = (sfen.split(/\s+/)[0] || '').split('/').length;

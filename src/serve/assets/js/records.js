@@ -46,10 +46,11 @@ export function updateRecordButtons() {
   for (const b of document.querySelectorAll('[data-record-format]')) b.hidden = !mine.includes(b.dataset.recordFormat);
 }
 
-/** Asks the server to read a record. */
-export function loadRecord(text) {
+/** Asks the server to read a record (a USI one that names no game is of `game`, by default the
+ * game shown). */
+export function loadRecord(text, game) {
   if (!text.trim()) return;
-  const id = send({ op: 'load', text, game: app.game.name });
+  const id = send({ op: 'load', text, game: game || app.game.name });
   if (id !== null) app.pendingRecord = { id, op: 'load' };
 }
 
