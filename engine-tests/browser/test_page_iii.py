@@ -202,3 +202,43 @@ def test_set_up_takes_usi_position_lines(page):
     wait_moves(pg, 1)
     assert move_list(pg) == ["5d5c"]
     assert pg.text_content("#error").strip() == "" or not pg.is_visible("#error")
+
+
+# ------------------------------------------------------------------ 11: words and choices
+
+
+def test_checkmate_choices_and_examples(page):
+    """A mate in shogi is called a checkmate (not "no legal move"); Give and Take offers neither
+    the kanji piece set nor Western notation (it showed the one and a disabled other), and shogi
+    offers both again, as remembered; the minishogi examples list no position twice."""
+    pg = page
+    choose_game(pg, "shogi", "both")
+    set_up(pg, MATE_IN_ONE)
+    pg.wait_for_function("s => window.tsubamePage.game.start === s", arg=MATE_IN_ONE)
+    shown_state(pg)
+    click_move(pg, "shogi", "G*5b")
+    wait_moves(pg, 1)
+    pg.wait_for_selector('#status[data-result="b"]')
+    status = pg.text_content("#status")
+    assert "Black wins (checkmate)" in status and "no legal move" not in status, status
+
+    offered = """id => Array.from(document.getElementById(id).options)
+                   .filter((o) => !o.hidden && !o.disabled).map((o) => o.value)"""
+    pg.select_option("#piece-set", "kanji")
+    pg.select_option("#notation", "western")
+    choose_game(pg, "giveandtake", "both")
+    assert pg.evaluate(offered, "piece-set") == ["latin"]
+    assert pg.evaluate(offered, "notation") == ["usi"]
+    assert pg.input_value("#piece-set") == "latin" and pg.input_value("#notation") == "usi"
+    choose_game(pg, "shogi", "both")
+    assert pg.evaluate(offered, "piece-set") == ["kanji", "latin"]
+    assert pg.evaluate(offered, "notation") == ["japanese", "western", "usi"]
+    assert pg.input_value("#piece-set") == "kanji" and pg.input_value("#notation") == "western"
+
+    shown = pg.evaluate("""() => {
+      const g = window.tsubamePage.hello.games.find((g) => g.name === 'minishogi');
+      return Array.from(document.querySelectorAll('.preset-group[data-game="minishogi"] [data-preset]'))
+        .map((b) => b.dataset.preset).filter((p) => p !== 'minishogi-start')
+        .map((p) => { const e = g.examples[Number(p.split('-')[1])]; return [e.kind, e.sfen, (e.moves || []).join(' ')].join('|'); });
+    }""")
+    assert shown and len(shown) == len(set(shown)), shown

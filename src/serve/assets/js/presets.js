@@ -22,7 +22,14 @@ export function buildPresets(games) {
     group.appendChild(title);
     const start = { label: 'start', kind: 'position', sfen: null, moves: [], plies: null, exact: false };
     group.appendChild(presetButton(entry, start, entry.name + '-start'));
-    entry.examples.forEach((example, i) => group.appendChild(presetButton(entry, example, entry.name + '-' + i)));
+    // An example listed twice (the same kind, position and moves under two names) is offered once.
+    const seen = new Set();
+    entry.examples.forEach((example, i) => {
+      const same = [example.kind, example.sfen, (example.moves || []).join(' ')].join('|');
+      if (seen.has(same)) return;
+      seen.add(same);
+      group.appendChild(presetButton(entry, example, entry.name + '-' + i));
+    });
     box.appendChild(group);
   }
 }

@@ -34,7 +34,20 @@ export function render() {
   renderClocks();
   $('pass').hidden = !(st && !app.editing && st.legal.includes('pass') && canMoveHere(st));
   $('play-on').hidden = !(app.recordEnded && app.note);
-  for (const o of $('notation').options) o.disabled = !hasNotation(page, o.value);
+  renderChoices(page);
+}
+
+/** The piece sets and notations offered: only those the game has (its pieces' `kanji`, its
+ * `page.notation`); the choice remembered stays for the games that have it, and the select shows
+ * what is drawn. */
+function renderChoices(page) {
+  const notation = $('notation');
+  for (const o of notation.options) o.hidden = o.disabled = !hasNotation(page, o.value);
+  notation.value = hasNotation(page, settings.notation) ? settings.notation : 'usi';
+  const kanji = page.pieces.some((p) => p.kanji);
+  const pieces = $('piece-set');
+  for (const o of pieces.options) if (o.value === 'kanji') o.hidden = o.disabled = !kanji;
+  pieces.value = kanji ? settings.pieces : 'latin';
 }
 
 /** The status line: the side to move, check, the result, or why there is no state. */
@@ -49,7 +62,10 @@ export function renderStatus(st) {
   let text;
   if (st.result) {
     const w = st.result.winner;
-    text = (w ? sideName(w) + ' wins' : 'Draw') + ' (' + st.result.reason + ')';
+    const entry = current();
+    // No legal move while the royal piece is in check: a checkmate, named so.
+    const mated = st.result.reason === 'no legal move' && st.check && entry && entry.page.pieces.some((p) => p.royal);
+    text = (w ? sideName(w) + ' wins' : 'Draw') + ' (' + (mated ? 'checkmate' : st.result.reason) + ')';
     s.dataset.result = w || 'draw';
   } else if (app.note && app.game.cursor === app.game.moves.length) {
     text = app.note;
