@@ -21,6 +21,7 @@ from test_page import (  # noqa: F401  (fixtures)
     new_context,
     server,
     shown_state,
+    square,
     wait_moves,
 )
 from test_page_ux import PHONE, close, open_page, page  # noqa: F401  (fixtures)
@@ -242,3 +243,43 @@ def test_checkmate_choices_and_examples(page):
         .map((p) => { const e = g.examples[Number(p.split('-')[1])]; return [e.kind, e.sfen, (e.moves || []).join(' ')].join('|'); });
     }""")
     assert shown and len(shown) == len(set(shown)), shown
+
+
+# ------------------------------------------------------------------ 10: the editor and kings
+
+
+def test_the_editor_wants_the_defenders_king(page):
+    """A position in which the side not to move has no king is named by the editor, which stays
+    open (it was accepted and refused only later by Mate search); the side to move may lack its
+    king, as a mate problem's attacker does, and that position is used and solved."""
+    pg = page
+    choose_game(pg, "shogi", "both")
+    pg.click("#edit-toggle")
+    pg.click("#edit-clear")
+    pg.click('[data-palette="b-K"]')
+    square(pg, "5i")
+    pg.click('[data-palette="b-P"]')
+    square(pg, "5c")
+    assert "White has no king" in pg.text_content("#edit-problem")
+    pg.click("#edit-done")
+    assert pg.is_visible("#editor")
+    assert "White has no king" in pg.text_content("#edit-problem")
+    # With White to move, White may lack its king (Black, not to move, has its); then the mate
+    # problem of the tests: White's king, no Black king, Black to move.
+    pg.select_option("#edit-side", "w")
+    pg.wait_for_function("() => document.getElementById('edit-problem').textContent === ''")
+    pg.select_option("#edit-side", "b")
+    pg.click('[data-palette="b-K"]')
+    square(pg, "5i")  # a second click takes the piece off again
+    pg.click('[data-palette="w-K"]')
+    square(pg, "5a")
+    pg.fill("#edit-hand-b-G", "1")
+    pg.dispatch_event("#edit-hand-b-G", "input")
+    pg.wait_for_function("() => document.getElementById('edit-problem').textContent === ''")
+    pg.click("#edit-done")
+    pg.wait_for_function("() => document.getElementById('editor').hidden")
+    st = shown_state(pg)
+    assert st["sfen"].startswith("4k4/9/4P4/9/9/9/9/9/9 b G"), st["sfen"]
+    pg.fill("#mate-ms", "3000")
+    pg.click("#mate-button")
+    pg.wait_for_selector('#mate-result[data-result="mate"]')

@@ -143,6 +143,17 @@ export function editorProblems() {
       problems.push(`${tally.b + tally.w} of the ${what} kind on the board and in hand, but the set has ${count.count}`);
     }
   }
+  // The side not to move needs its royal piece (on the board, or in hand where kings are held):
+  // without it nothing can be mated. The side to move, a mate problem's attacker, may lack its.
+  const royal = page.pieces.find((p) => p.royal);
+  if (royal) {
+    const other = e.side === 'b' ? 'w' : 'b';
+    const onBoard = e.cells.some((row) => row.some((p) => p && p.color === other && !p.promoted && p.letter === royal.letter));
+    const inHand = e.hands[other].some(([l, n]) => l === royal.letter && n > 0);
+    if (!onBoard && !inHand) {
+      problems.push(`${sideName(other)} has no ${royal.name}: the side not to move needs one (only the side to move, as a mate problem's attacker, may have none)`);
+    }
+  }
   if (page.last_square && e.last !== '-' && !squareAt(page, e.last)) problems.push(`'${e.last}' is not a square (or - for none)`);
   if (!(e.number >= 1)) problems.push('the move number must be 1 or more');
   return problems;
