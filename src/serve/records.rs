@@ -284,14 +284,16 @@ mod tests {
             winner: Some("w".into()),
             reason: "time".into(),
         };
+        // White resigns with White to move; Black loses on time with Black to move.
         let opening = vec!["7g7f".to_string(), "3c3d".to_string()];
+        let three = vec!["7g7f".to_string(), "3c3d".to_string(), "8h2b+".to_string()];
         for (format, sfen, moves, told, word, reason, winner) in [
             ("kif", mate, &moves, None, "詰み", "checkmate", "b"),
             ("csa", mate, &moves, None, "%TSUMI", "checkmate", "b"),
             (
                 "kif",
                 "startpos",
-                &opening,
+                &three,
                 Some(&resigned),
                 "投了",
                 "resignation",
@@ -300,7 +302,7 @@ mod tests {
             (
                 "csa",
                 "startpos",
-                &opening,
+                &three,
                 Some(&resigned),
                 "%TORYO",
                 "resignation",

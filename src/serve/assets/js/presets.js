@@ -64,8 +64,8 @@ function usePreset(entry, example) {
   }
 }
 
-/** Loads a pasted position string (`sfen` before it is allowed, and a USI `position` line: `position
- * startpos|sfen … [moves …]`) as a new game of its game, once the server has accepted it: a
+/** Loads a pasted position string (`sfen` before it is allowed, and a USI `position` line:
+ * `position startpos|sfen … [moves …]`) as a new game of its game, once the server has accepted it: a
  * refused one is named and the game shown stays. Moves are read by the server as a USI record's
  * (`load`), in the game of the SFEN, or the game shown for `startpos`. */
 export function loadPosition(text) {
