@@ -7,6 +7,12 @@
 //! [`engine`], the typed API that owns the engine's state; and the faces that adapt it: [`usi`]
 //! (the protocol), [`serve`] (the page) and [`commands`] (the other subcommands).
 
+// The browser build (wasm32-unknown-unknown, the `web/` crate) is the engine behind the USI
+// face only: the page's server needs sockets and an async runtime, and the subcommands need
+// files and a terminal, none of which a Web Worker has. Everything else builds for it; the work
+// that natively runs on threads runs there on the caller's thread (`core::job`), timed by the
+// host's clock (`core::clock`).
+#[cfg(not(target_arch = "wasm32"))]
 pub mod commands;
 pub mod core;
 pub mod engine;
@@ -17,5 +23,6 @@ pub mod nnue;
 pub mod progress;
 pub mod rng;
 pub mod search;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod serve;
 pub mod usi;

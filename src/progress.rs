@@ -5,9 +5,91 @@
 
 use std::io::IsTerminal;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use crate::core::clock::Instant;
+
+#[cfg(target_arch = "wasm32")]
+use hidden::{ProgressBar, ProgressStyle};
+#[cfg(not(target_arch = "wasm32"))]
 use indicatif::{ProgressBar, ProgressStyle};
+
+/// The browser build's bar: indicatif needs wasm-bindgen there, and a Web Worker has no terminal
+/// to draw on, so the bar is always hidden and only counts (what [`Progress::status`] reads).
+#[cfg(target_arch = "wasm32")]
+mod hidden {
+    use std::borrow::Cow;
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::time::Duration;
+
+    /// A hidden bar: its count, length and note.
+    #[derive(Default)]
+    pub struct ProgressBar {
+        pos: AtomicU64,
+        len: AtomicU64,
+        msg: Mutex<String>,
+    }
+
+    /// No style to draw with.
+    pub struct ProgressStyle;
+
+    impl ProgressStyle {
+        /// Any template.
+        pub fn with_template(_: &str) -> Result<ProgressStyle, std::convert::Infallible> {
+            Ok(ProgressStyle)
+        }
+    }
+
+    impl ProgressBar {
+        /// A bar of `len` steps (hidden).
+        pub fn new(len: u64) -> ProgressBar {
+            let bar = ProgressBar::default();
+            bar.set_length(len);
+            bar
+        }
+        /// A hidden bar.
+        pub fn hidden() -> ProgressBar {
+            ProgressBar::default()
+        }
+        /// Nothing to draw.
+        pub fn set_style(&self, _: ProgressStyle) {}
+        /// Nothing to draw.
+        pub fn set_prefix(&self, _: String) {}
+        /// Nothing to draw.
+        pub fn enable_steady_tick(&self, _: Duration) {}
+        /// Sets the number of steps.
+        pub fn set_length(&self, len: u64) {
+            self.len.store(len, Ordering::Relaxed);
+        }
+        /// Counts `n` steps.
+        pub fn inc(&self, n: u64) {
+            self.pos.fetch_add(n, Ordering::Relaxed);
+        }
+        /// Sets the note.
+        pub fn set_message(&self, msg: String) {
+            *self.msg.lock().unwrap_or_else(|e| e.into_inner()) = msg;
+        }
+        /// Steps counted.
+        pub fn position(&self) -> u64 {
+            self.pos.load(Ordering::Relaxed)
+        }
+        /// The number of steps.
+        pub fn length(&self) -> Option<u64> {
+            Some(self.len.load(Ordering::Relaxed))
+        }
+        /// The note.
+        pub fn message(&self) -> Cow<'static, str> {
+            Cow::Owned(self.msg.lock().unwrap_or_else(|e| e.into_inner()).clone())
+        }
+        /// Always.
+        pub fn is_hidden(&self) -> bool {
+            true
+        }
+        /// Nothing to clear.
+        pub fn finish_and_clear(&self) {}
+    }
+}
 
 /// Peak resident memory of this process in MiB (Linux), if known: the figure long work reports
 /// with its result.

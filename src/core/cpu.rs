@@ -9,7 +9,8 @@
 //! `qemu-x86_64 -cpu Nehalem` by `tools/release`).
 
 /// The feature bits this build needs, as CPUID reports them: leaf 1 ECX, leaf 7 EBX, leaf
-/// 0x8000_0001 ECX.
+/// 0x8000_0001 ECX. (Read only on x86-64.)
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const NEEDED: (u32, u32, u32) = {
     const fn f(on: bool, bit: u32) -> u32 {
         if on { 1 << bit } else { 0 }
@@ -132,7 +133,10 @@ pub fn missing_features() -> Vec<&'static str> {
 
 /// The CPU level this build was compiled for.
 pub fn build_level() -> &'static str {
-    if cfg!(all(target_feature = "avx2", target_feature = "bmi2")) {
+    if !cfg!(target_arch = "x86_64") {
+        // Another processor family (wasm32 for the browser): its name.
+        std::env::consts::ARCH
+    } else if cfg!(all(target_feature = "avx2", target_feature = "bmi2")) {
         "x86-64-v3"
     } else if cfg!(all(target_feature = "sse4.2", target_feature = "popcnt")) {
         "x86-64-v2"

@@ -9,24 +9,115 @@
 //! Where the system is slow to supply pages (a large page is zeroed when first touched, 1–2 ms
 //! each on some machines), a search that touches a fresh table at random pays that on most of its
 //! first nodes; [`ZeroedSlice::fault_in`] pays it up front instead, at `isready`, as engines do.
+//!
+//! The browser build (wasm32) has no mappings: there the memory is the allocator's, zeroed, and
+//! `fault_in` does nothing.
 
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
 
 use bytemuck::Zeroable;
-use memmap2::MmapMut;
 
-/// The size of a large page (x86-64 and most 64-bit systems): smaller tables are not worth one.
-#[cfg(target_os = "linux")]
-const HUGE_PAGE: usize = 2 << 20;
+use pages::Pages;
 
 /// The size of a small page: writing one byte of each makes the system supply all of them.
 const PAGE: usize = 4096;
 
+/// Zero-filled memory aligned to [`PAGE`]: natively an anonymous memory mapping.
+#[cfg(not(target_arch = "wasm32"))]
+mod pages {
+    pub use memmap2::MmapMut as Pages;
+
+    /// The size of a large page (x86-64 and most 64-bit systems): smaller tables are not worth
+    /// one.
+    #[cfg(target_os = "linux")]
+    const HUGE_PAGE: usize = 2 << 20;
+
+    /// `bytes` (more than 0) zero bytes, or why the memory cannot be had.
+    pub fn zeroed(bytes: usize) -> Result<Pages, String> {
+        let map = Pages::map_anon(bytes).map_err(|e| e.to_string())?;
+        // Large pages where the system offers them on request: a table probed at random
+        // addresses then misses the address-translation cache far less often. Only a hint;
+        // the table works the same without.
+        #[cfg(target_os = "linux")]
+        if bytes >= HUGE_PAGE {
+            let _ = map.advise(memmap2::Advice::HugePage);
+        }
+        Ok(map)
+    }
+
+    /// Has the system supply every page now, on all cores. Each page's first byte is written
+    /// back as it is: the values are unchanged.
+    pub fn fault_in(map: &mut Pages) {
+        use rayon::prelude::*;
+        map.par_chunks_mut(super::PAGE).for_each(|page| {
+            let first: *mut u8 = &mut page[0];
+            // SAFETY: `first` points to a byte of the mapping, borrowed mutably here. Volatile,
+            // so that writing back the same value is not left out.
+            unsafe { first.write_volatile(first.read_volatile()) }
+        });
+    }
+}
+
+/// Zero-filled memory aligned to [`PAGE`]: on wasm32, which has no mappings, zeroed memory from
+/// the allocator (linear memory the module grows is zero already, so nothing is written).
+#[cfg(target_arch = "wasm32")]
+mod pages {
+    use std::alloc::Layout;
+    use std::ops::{Deref, DerefMut};
+    use std::ptr::NonNull;
+
+    /// `layout.size()` zero bytes at `ptr`, owned, freed when dropped.
+    pub struct Pages {
+        ptr: NonNull<u8>,
+        layout: Layout,
+    }
+
+    // SAFETY: `Pages` owns its memory alone, like a `Box<[u8]>`.
+    unsafe impl Send for Pages {}
+    // SAFETY: shared access only reads, like a `Box<[u8]>`'s.
+    unsafe impl Sync for Pages {}
+
+    /// `bytes` (more than 0) zero bytes, or why the memory cannot be had.
+    pub fn zeroed(bytes: usize) -> Result<Pages, String> {
+        let layout = Layout::from_size_align(bytes, super::PAGE).map_err(|e| e.to_string())?;
+        // SAFETY: `layout` has a size above 0.
+        let ptr = NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })
+            .ok_or_else(|| format!("cannot allocate {bytes} bytes"))?;
+        Ok(Pages { ptr, layout })
+    }
+
+    /// Nothing to do: the module's memory has no pages for a system to supply later.
+    pub fn fault_in(_: &mut Pages) {}
+
+    impl Deref for Pages {
+        type Target = [u8];
+
+        fn deref(&self) -> &[u8] {
+            // SAFETY: `ptr` holds `layout.size()` initialised bytes, owned by `self`.
+            unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.layout.size()) }
+        }
+    }
+
+    impl DerefMut for Pages {
+        fn deref_mut(&mut self) -> &mut [u8] {
+            // SAFETY: as in `deref`, borrowed mutably with `self`.
+            unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.layout.size()) }
+        }
+    }
+
+    impl Drop for Pages {
+        fn drop(&mut self) {
+            // SAFETY: allocated in `zeroed` with this layout, freed once.
+            unsafe { std::alloc::dealloc(self.ptr.as_ptr(), self.layout) }
+        }
+    }
+}
+
 /// A slice of `len` values of `T`, all zero at first, in pages of its own.
 pub struct ZeroedSlice<T: Zeroable> {
     /// `None` for an empty slice (a mapping cannot be empty).
-    map: Option<MmapMut>,
+    map: Option<Pages>,
     len: usize,
     _values: PhantomData<T>,
 }
@@ -44,15 +135,7 @@ impl<T: Zeroable> ZeroedSlice<T> {
         let map = if bytes == 0 {
             None
         } else {
-            let map = MmapMut::map_anon(bytes).map_err(|e| e.to_string())?;
-            // Large pages where the system offers them on request: a table probed at random
-            // addresses then misses the address-translation cache far less often. Only a hint;
-            // the table works the same without.
-            #[cfg(target_os = "linux")]
-            if bytes >= HUGE_PAGE {
-                let _ = map.advise(memmap2::Advice::HugePage);
-            }
-            Some(map)
+            Some(pages::zeroed(bytes)?)
         };
         Ok(ZeroedSlice {
             map,
@@ -66,14 +149,8 @@ impl<T: Zeroable> ZeroedSlice<T> {
     /// Has the system supply every page now (on all cores), so that later use finds them in
     /// memory. Each page's first byte is written back as it is: the values are unchanged.
     pub fn fault_in(&mut self) {
-        use rayon::prelude::*;
         if let Some(map) = &mut self.map {
-            map.par_chunks_mut(PAGE).for_each(|page| {
-                let first: *mut u8 = &mut page[0];
-                // SAFETY: `first` points to a byte of the mapping, borrowed mutably here. Volatile,
-                // so that writing back the same value is not left out.
-                unsafe { first.write_volatile(first.read_volatile()) }
-            });
+            pages::fault_in(map);
         }
     }
 }

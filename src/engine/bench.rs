@@ -1,8 +1,7 @@
 //! The signature bench: a fixed search of fixed positions of every game with one thread. Its node count is the
 //! build's signature (commits that change search behaviour end with `Bench: N`).
 
-use std::time::Instant;
-
+use crate::core::clock::Instant;
 use crate::games::{Game, GameId};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, SearchResult, Shared};

@@ -4,10 +4,10 @@
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::events::{Best, Event, Events, Info, MateOutcome, Score};
+use crate::core::job::{self, Job};
 use crate::games::info::{ExactTable, ExactValue};
 use crate::games::{AnyTable, Game, GameId};
 use crate::search::Shared;
@@ -105,52 +105,51 @@ pub fn mate_answer<G: Game>(table: &AnyTable, pos: &G) -> Option<MateOutcome> {
 }
 
 /// Answers `go` from the table on a thread of its own: one report with the exact score and line,
-/// then the best move — at once, or at `stop`/`ponderhit` for `go infinite` and `go ponder`.
+/// then the best move — at once, or at `stop`/`ponderhit` for `go infinite` and `go ponder`
+/// (at once where there are no threads: [`job::INLINE`]).
 /// `None` when the table does not hold the position (the caller then searches).
 pub fn spawn_go<G: Game>(
     table: AnyTable,
     pos: &G,
     shared: Arc<Shared>,
     events: Events,
-) -> Option<std::io::Result<JoinHandle<()>>> {
+) -> Option<std::io::Result<Job>> {
     let pos = pos.clone();
     let value = G::exact_table(&table)?.probe(&pos)?;
-    Some(
-        std::thread::Builder::new()
-            .name("exact-table".into())
-            .spawn(move || {
-                let tb = G::exact_table(&table).expect("checked before the thread started");
-                let best = tb.best_move(&pos);
-                let pv = line_text(tb, &pos, value);
-                if best.is_some() {
-                    let depth = value.distance().max(1) as i32;
-                    events.emit(Event::Info(Info {
-                        depth,
-                        seldepth: depth as usize,
-                        multipv: Some(1),
-                        score: score(value),
-                        bound: None,
-                        nodes: pv.len() as u64,
-                        nps: Some(0),
-                        hashfull: Some(0),
-                        time_ms: 0,
-                        pv: pv.clone(),
-                    }));
-                }
-                while shared.pondering.load(Ordering::SeqCst) && !shared.stop.load(Ordering::SeqCst)
-                {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                events.emit(match best {
-                    None => Event::BestMove {
-                        best: Best::Resign,
-                        ponder: None,
-                    },
-                    Some(mv) => Event::BestMove {
-                        best: Best::Move(pos.move_to_usi(mv)),
-                        ponder: pv.get(1).cloned(),
-                    },
-                });
-            }),
-    )
+    Some(job::start("exact-table", None, move || {
+        let tb = G::exact_table(&table).expect("checked before the thread started");
+        let best = tb.best_move(&pos);
+        let pv = line_text(tb, &pos, value);
+        if best.is_some() {
+            let depth = value.distance().max(1) as i32;
+            events.emit(Event::Info(Info {
+                depth,
+                seldepth: depth as usize,
+                multipv: Some(1),
+                score: score(value),
+                bound: None,
+                nodes: pv.len() as u64,
+                nps: Some(0),
+                hashfull: Some(0),
+                time_ms: 0,
+                pv: pv.clone(),
+            }));
+        }
+        while !job::INLINE
+            && shared.pondering.load(Ordering::SeqCst)
+            && !shared.stop.load(Ordering::SeqCst)
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        events.emit(match best {
+            None => Event::BestMove {
+                best: Best::Resign,
+                ponder: None,
+            },
+            Some(mv) => Event::BestMove {
+                best: Best::Move(pos.move_to_usi(mv)),
+                ponder: pv.get(1).cloned(),
+            },
+        });
+    }))
 }

@@ -1,16 +1,18 @@
 //! The engine's work on threads of their own: a search, a mate search, a perft. Each takes what
-//! it needs with it and reports through the engine's [`Events`].
+//! it needs with it and reports through the engine's [`Events`]. Where there are no threads (the
+//! browser build) each runs to its answer inside the call that starts it ([`job`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::events::{Best, Event, Events, Info, MateOutcome, MateProgress, PerftEnd, Score};
 use super::go::GoParams;
 use super::options::Options;
 use super::session::Session;
+use crate::core::clock::{self, Instant};
 use crate::core::game::Position;
+use crate::core::job::{self, Job};
 use crate::core::moves::ListStore;
 use crate::core::perft::{DivideEnd, divide_report};
 use crate::games::Game;
@@ -60,18 +62,15 @@ pub struct PerftJob {
 
 impl PerftJob {
     /// Starts perft of the session's position on its own thread, stoppable by `stop`.
-    pub fn spawn<P: Position>(self, session: &Session<P>) -> std::io::Result<JoinHandle<()>> {
+    pub fn spawn<P: Position>(self, session: &Session<P>) -> std::io::Result<Job> {
         let pos = session.position().clone();
-        std::thread::Builder::new()
-            .name("perft".into())
-            .stack_size(64 << 20)
-            .spawn(move || {
-                let events = self.events.clone();
-                let end = perft(&pos, self.depth, &self.shared.stop, &mut |mv, count| {
-                    events.emit(Event::PerftMove { mv, count })
-                });
-                self.events.emit(Event::Perft(end));
-            })
+        job::start("perft", Some(64 << 20), move || {
+            let events = self.events.clone();
+            let end = perft(&pos, self.depth, &self.shared.stop, &mut |mv, count| {
+                events.emit(Event::PerftMove { mv, count })
+            });
+            self.events.emit(Event::Perft(end));
+        })
     }
 }
 
@@ -102,11 +101,9 @@ pub struct MateJob {
 
 impl MateJob {
     /// Starts the mate search of the session's position; the thread gives exactly one answer.
-    pub fn spawn<P: MateGame>(self, session: &Session<P>) -> std::io::Result<JoinHandle<()>> {
+    pub fn spawn<P: MateGame>(self, session: &Session<P>) -> std::io::Result<Job> {
         let pos = session.position().clone();
-        std::thread::Builder::new()
-            .name("mate".into())
-            .spawn(move || self.run(pos))
+        job::start("mate", None, move || self.run(pos))
     }
 
     fn run<P: MateGame>(self, pos: P) {
@@ -179,7 +176,7 @@ pub struct SearchJob {
 
 impl SearchJob {
     /// Starts the search of the session's position on its own thread, which gives the best move.
-    pub fn spawn<G: Game>(self, session: &Session<G>) -> std::io::Result<JoinHandle<()>> {
+    pub fn spawn<G: Game>(self, session: &Session<G>) -> std::io::Result<Job> {
         let pos = session.position().clone();
         let history = session.history().to_vec();
         let mut searchmoves = Vec::new();
@@ -196,10 +193,9 @@ impl SearchJob {
             search::time::budget(&clock, &self.options.time)
         };
         self.shared.set_budget(budget);
-        std::thread::Builder::new()
-            .name("search-main".into())
-            .stack_size(64 << 20)
-            .spawn(move || self.run(pos, history, searchmoves))
+        job::start("search-main", Some(64 << 20), move || {
+            self.run(pos, history, searchmoves)
+        })
     }
 
     fn run<G: Game>(
@@ -253,8 +249,10 @@ impl SearchJob {
             result = result.map(|r| self.exact_mate(&pos, r));
         }
         // `go infinite` and `go ponder` never answer before `stop` (or `ponderhit`), even when a
-        // depth or node limit ended the search (which sets the search's own stop flag).
-        while self.shared.pondering.load(Ordering::SeqCst)
+        // depth or node limit ended the search (which sets the search's own stop flag); except
+        // where the search runs inside the `go` call ([`job::INLINE`]), as neither can come then.
+        while !job::INLINE
+            && self.shared.pondering.load(Ordering::SeqCst)
             && !self.stop_asked.load(Ordering::SeqCst)
         {
             std::thread::sleep(Duration::from_millis(1));
@@ -320,7 +318,7 @@ impl SearchJob {
             nodes: None,
             ..Default::default()
         };
-        let start = std::time::Instant::now();
+        let start = Instant::now();
         let mut table = self.mate.lock().unwrap_or_else(|e| e.into_inner());
         let Some((line, nodes)) = exact_mate_line(pos, &mut table, &limits, &self.stop_asked)
         else {
@@ -349,8 +347,7 @@ impl SearchJob {
 
 /// A seed for a limited strength's choice of move, different at every search.
 fn choice_seed() -> u64 {
-    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
-    since.map_or(0, |d| d.as_nanos() as u64)
+    clock::seed()
 }
 
 /// The exact mate line of `pos` and the nodes it took, read by the solver in `table` within

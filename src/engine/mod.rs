@@ -21,9 +21,9 @@ pub mod tables;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
+use crate::core::job::{self, Job};
 use crate::core::perft::MAX_PERFT_DEPTH;
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::RuleOptions;
@@ -154,11 +154,11 @@ trait AnySession: Send {
     /// The clock of the side to move under `go`.
     fn clock(&self, go: &GoParams) -> Clock;
     /// Starts a search.
-    fn spawn_search(&self, job: SearchJob) -> std::io::Result<JoinHandle<()>>;
+    fn spawn_search(&self, job: SearchJob) -> std::io::Result<Job>;
     /// Starts a mate search.
-    fn spawn_mate(&self, job: MateJob) -> std::io::Result<JoinHandle<()>>;
+    fn spawn_mate(&self, job: MateJob) -> std::io::Result<Job>;
     /// Starts a perft.
-    fn spawn_perft(&self, job: PerftJob) -> std::io::Result<JoinHandle<()>>;
+    fn spawn_perft(&self, job: PerftJob) -> std::io::Result<Job>;
     /// The answer to `go mate` from the game's exact table, if it holds the position.
     fn exact_mate(&self, table: &AnyTable) -> Option<MateOutcome>;
     /// Starts the answer to `go` from the game's exact table, if it holds the position.
@@ -167,7 +167,7 @@ trait AnySession: Send {
         table: AnyTable,
         shared: Arc<Shared>,
         events: Events,
-    ) -> Option<std::io::Result<JoinHandle<()>>>;
+    ) -> Option<std::io::Result<Job>>;
 }
 
 impl<G: Game> AnySession for Session<G> {
@@ -196,15 +196,15 @@ impl<G: Game> AnySession for Session<G> {
         go.clock(self.position().side_to_move(), self.game_ply())
     }
 
-    fn spawn_search(&self, job: SearchJob) -> std::io::Result<JoinHandle<()>> {
+    fn spawn_search(&self, job: SearchJob) -> std::io::Result<Job> {
         job.spawn(self)
     }
 
-    fn spawn_mate(&self, job: MateJob) -> std::io::Result<JoinHandle<()>> {
+    fn spawn_mate(&self, job: MateJob) -> std::io::Result<Job> {
         job.spawn(self)
     }
 
-    fn spawn_perft(&self, job: PerftJob) -> std::io::Result<JoinHandle<()>> {
+    fn spawn_perft(&self, job: PerftJob) -> std::io::Result<Job> {
         job.spawn(self)
     }
 
@@ -217,7 +217,7 @@ impl<G: Game> AnySession for Session<G> {
         table: AnyTable,
         shared: Arc<Shared>,
         events: Events,
-    ) -> Option<std::io::Result<JoinHandle<()>>> {
+    ) -> Option<std::io::Result<Job>> {
         exact::spawn_go(table, self.position(), shared, events)
     }
 }
@@ -241,7 +241,7 @@ pub struct Engine {
     /// reaches its own limits): ends the refinement of a found mate at once.
     stop_asked: Arc<AtomicBool>,
     /// The running search, mate search or perft.
-    search: Option<JoinHandle<()>>,
+    search: Option<Job>,
     /// The limits of the last `go`, for a `ponderhit` that brings no times.
     last_go: GoParams,
     /// The exact tables that the games' options name.
@@ -491,14 +491,21 @@ impl Engine {
         };
         let mut tables = std::mem::take(&mut self.tables);
         let (tx, rx) = mpsc::channel();
-        let spawned = std::thread::Builder::new()
-            .name("tables".into())
-            .spawn(move || {
-                let result = make(&mut tables);
-                let _ = tx.send((tables, result));
-            });
-        if spawned.is_err() {
-            return make(&mut self.tables);
+        let spawned = job::start("tables", None, move || {
+            let result = make(&mut tables);
+            let _ = tx.send((tables, result));
+        });
+        match spawned {
+            Err(_) => return make(&mut self.tables),
+            // Made already (on this thread where there are no others): no keep-alive to send.
+            Ok(Job::Done) => {
+                let (tables, result) = rx
+                    .recv()
+                    .map_err(|_| format!("cannot allocate {mib} MiB"))?;
+                self.tables = tables;
+                return result;
+            }
+            Ok(Job::Thread(_)) => {}
         }
         loop {
             match rx.recv_timeout(KEEP_ALIVE) {

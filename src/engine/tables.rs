@@ -69,12 +69,10 @@ fn minimal() -> (Arc<TranspositionTable>, Arc<Mutex<Table>>) {
 
 /// Frees `tables` on a helper thread: unmapping a large table whose pages were used takes a
 /// while, and the command loop must go on reading `stop`. (The new tables are untouched zero
-/// pages, so the memory in use does not grow meanwhile.) Should the thread not start, they are
-/// freed here.
+/// pages, so the memory in use does not grow meanwhile.) Should the thread not start, or where
+/// there are no threads, they are freed here.
 fn drop_in_background<T: Send + 'static>(tables: T) {
-    let _ = std::thread::Builder::new()
-        .name("free-tables".into())
-        .spawn(move || drop(tables));
+    let _ = crate::core::job::start("free-tables", None, move || drop(tables));
 }
 
 impl Default for Tables {

@@ -23,10 +23,11 @@
 //!   [`super::table`].
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::table::{INF, Look, NO_LEN, NO_REP, Table, bytewise, hand_max, hand_min};
 use super::{INFO_LINE_MOVES, MateGame, MateInfo};
+use crate::core::clock::Instant;
 use crate::core::color::Color;
 use crate::core::moves::{GameMove, ListStore, MoveList};
 

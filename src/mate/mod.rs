@@ -31,8 +31,10 @@ pub use game::MateGame;
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use crate::core::clock::Instant;
+use crate::core::job;
 use crate::core::moves::{ListStore, Move, MoveList};
 use dfpn::{Control, DMAX, Search};
 use table::{NO_LEN, Table, hand_total};
@@ -205,13 +207,7 @@ pub fn solve_in<P: MateGame>(
     }
     // Deep lines recurse deeply: run on a thread with a generous stack.
     let run = || solve_inner(pos, table, limits, stop, info, start, fallback);
-    let outcome = std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .name("tsubame-mate".into())
-            .stack_size(512 << 20)
-            .spawn_scoped(s, run)
-            .map(|h| h.join())
-    });
+    let outcome = job::on_stack("tsubame-mate", 512 << 20, run);
     match outcome {
         Ok(Ok(report)) => report,
         Ok(Err(_)) => MateReport {

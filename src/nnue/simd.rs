@@ -13,9 +13,12 @@ use super::network::QA;
 pub const MAX_OUT_WEIGHT: i16 = 127;
 
 /// Values of one AVX2 register of `i16`; the AVX2 path needs lengths that are multiples of it.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const LANES: usize = 16;
 
-/// True when the AVX2 path can run on this processor for vectors of `len` values.
+/// True when the AVX2 path can run on this processor for vectors of `len` values (asked only on
+/// x86-64).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[inline(always)]
 fn use_avx2(len: usize) -> bool {
     #[cfg(target_arch = "x86_64")]

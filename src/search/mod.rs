@@ -21,8 +21,9 @@ pub use crate::core::search_params::SearchParams;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
+use crate::core::clock::Instant;
+use crate::core::job;
 use crate::core::moves::Move;
 use crate::core::repetition::HistoryEntry;
 use crate::core::rules::RuleOptions;
@@ -217,17 +218,12 @@ pub fn run<G: SearchGame>(
     })
 }
 
-/// Runs `f` on a thread with a stack deep enough for the search's recursion.
+/// Runs `f` on a thread with a stack deep enough for the search's recursion (where there are no
+/// threads, on the caller's: see [`job::on_stack`]).
 pub fn with_search_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .name("search-main".into())
-            .stack_size(64 << 20)
-            .spawn_scoped(s, f)
-            .expect("spawning the search thread")
-            .join()
-            .unwrap_or_else(|e| std::panic::resume_unwind(e))
-    })
+    job::on_stack("search-main", 64 << 20, f)
+        .expect("spawning the search thread")
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
 /// Searches `pos` on its own search thread as a lone position (its history is the position

@@ -2,7 +2,6 @@
 //! loop with aspiration windows and MultiPV.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use super::history::History;
 use super::movepick::MovePicker;
@@ -11,6 +10,7 @@ use super::skill::Skill;
 use super::time::{Budget, Trend, soft_stop};
 use super::value::{INFINITE, MATE, is_mate_score};
 use super::{Report, SearchGame, SearchParams, SearchResult, SearchSetup};
+use crate::core::clock::Instant;
 use crate::core::color::Color;
 use crate::core::moves::{GameMove, ListStore, MoveList};
 use crate::core::repetition::HistoryEntry;
