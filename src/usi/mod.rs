@@ -96,6 +96,26 @@ impl Usi {
         }
     }
 
+    /// Handles one command line given as bytes (without its line end): a line that is not valid
+    /// UTF-8 is answered with an error and ignored. Returns false when the engine should quit.
+    pub fn handle_bytes(&mut self, line: &[u8]) -> bool {
+        match std::str::from_utf8(line) {
+            Ok(line) => self.handle(line),
+            Err(_) => {
+                self.not_utf8(&String::from_utf8_lossy(line));
+                true
+            }
+        }
+    }
+
+    /// Reports a line that is not valid UTF-8 (`text`, with the bad bytes replaced).
+    fn not_utf8(&self, text: &str) {
+        self.error(&format!(
+            "the line '{}' is not valid UTF-8; ignored",
+            excerpt(text, 100)
+        ));
+    }
+
     /// Handles one command line; returns false when the engine should quit.
     pub fn handle(&mut self, line: &str) -> bool {
         let line = line.trim_ascii();
@@ -346,10 +366,7 @@ pub fn run<R: BufRead + Send + 'static>(mut input: R, out: Output) {
         let line = match line {
             Ok(line) => line,
             Err(text) => {
-                engine.error(&format!(
-                    "the line '{}' is not valid UTF-8; ignored",
-                    excerpt(&text, 100)
-                ));
+                engine.not_utf8(&text);
                 continue;
             }
         };
