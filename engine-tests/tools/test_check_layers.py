@@ -134,12 +134,12 @@ def test_a_script_with_its_own_usi_client_is_caught(tmp_path):
 
 def test_data_about_other_engines_may_name_games_and_is_listed(tmp_path):
     root = copy_sources(tmp_path)
-    add_script(root, "fake-sparring", (
-        "# check-layers: other engines (the games each sparring engine plays)\n"
-        'SPARRING = {"shogi": "yaneuraou", "minishogi": "fairy-stockfish"}\n'
+    add_script(root, "fake-opponents", (
+        "# check-layers: other engines (the games each opponent plays)\n"
+        'OPPONENTS = {"shogi": "yaneuraou", "minishogi": "fairy-stockfish"}\n'
         "# check-layers: end\n"
         'DEFAULT = "shogi"\n'
     ))
     r = check(root)
     assert r.returncode == 0, r.stdout
-    assert "not checked for game names: tools/fake-sparring lines 2-4" in r.stdout
+    assert "not checked for game names: tools/fake-opponents lines 2-4" in r.stdout
