@@ -6,6 +6,7 @@
 //! [`state`] computes positions' states with the games' own rules, and [`session`] runs one
 //! engine per connection.
 
+pub mod app;
 pub mod guard;
 pub mod protocol;
 pub mod records;
@@ -24,8 +25,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use crate::games::{AnyTable, GameId};
+use app::App;
 use guard::{Hosts, Sessions};
-use protocol::{Caps, ExactEntry, GameEntry, GameHello, MAX_MULTIPV, RecordEntry, ServerMsg};
+use protocol::{Caps, GameEntry, MAX_MULTIPV, RecordEntry};
 
 /// The longest message a session may send, in bytes; a longer one (up to [`FRAME_LIMIT`]) is
 /// answered with an error.
@@ -295,36 +297,6 @@ impl Default for Config {
     }
 }
 
-/// What every request and session shares.
-pub struct App {
-    hosts: Hosts,
-    sessions: Arc<Sessions>,
-    caps: Caps,
-    /// The exact tables the operator named: each game's, and the file it was read from.
-    exact_tables: Vec<(GameId, String, AnyTable)>,
-}
-
-impl App {
-    /// The `hello` message: every game of the registry (named; `GET /games.json` describes
-    /// them), the exact tables this server has, and the caps.
-    fn hello(&self) -> ServerMsg {
-        let games = GameId::ALL
-            .iter()
-            .map(|&g| GameHello {
-                name: g.name(),
-                exact: g.info().exact.map(|e| ExactEntry {
-                    loaded: self.exact_tables.iter().any(|(t, _, _)| *t == g),
-                    flag: e.flag,
-                }),
-            })
-            .collect();
-        ServerMsg::Hello {
-            games,
-            limits: self.caps,
-        }
-    }
-}
-
 /// The text of `GET /games.json`: every game of the registry, as the page draws it.
 fn games_json() -> String {
     let games: Vec<GameEntry> = GameId::ALL
@@ -517,6 +489,7 @@ async fn websocket(
 mod tests {
     use super::*;
     use crate::games::info::MoveSyntax;
+    use protocol::ServerMsg;
 
     /// The modules a script imports (`from './NAME.js'`).
     fn imports(text: &str) -> Vec<&str> {

@@ -8,7 +8,7 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use serde_json::Number;
 use tokio::sync::mpsc;
 
-use super::App;
+use super::app::App;
 use super::guard::{RateLimit, Slot};
 use super::protocol::{Caps, ClientMsg, MAX_MS, MAX_MULTIPV, ServerMsg, message, parse_client};
 use super::records;
