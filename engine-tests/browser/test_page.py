@@ -366,7 +366,8 @@ def test_play_takeback_mate(page, shots, game):
     pg.fill("#mate-ms", "30000")
     pg.click("#mate-button")
     pg.wait_for_selector('#mate-result[data-result="mate"]')
-    shown = pg.eval_on_selector_all("#mate-line li", "els => els.map(e => e.textContent)")
+    # Each move of the line carries its move string (`data-usi`), whatever notation it is written in.
+    shown = pg.eval_on_selector_all("#mate-line li", "els => els.map(e => e.dataset.usi)")
     assert shown == line
     # Clicking the last move of the line plays the line: the side that mated has won.
     pg.click(f'#mate-line li[data-mate-ply="{len(line)}"]')

@@ -6,6 +6,7 @@ started where the test kills it.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -283,3 +284,62 @@ def test_the_editor_wants_the_defenders_king(page):
     pg.fill("#mate-ms", "3000")
     pg.click("#mate-button")
     pg.wait_for_selector('#mate-result[data-result="mate"]')
+
+
+# ------------------------------------------------------------------ 7: lines in the notation chosen
+
+MINI_MATE = ("3k1/2bsg/p4/g2Kp/5 w RBSr 30", ["1b2c", "2d2e", "R*1e"])
+
+MOVE_TEXTS = "() => Array.from(document.querySelectorAll('#move-list li:not([data-ply=\"0\"])')).map((e) => e.textContent)"
+# A move string of a from-to game (`7g7f`, `P*5e`, `7c7b+`): a line item still written in USI.
+USI_WORD = re.compile(r"^(?:[A-Z]\*[1-9][a-i]|[1-9][a-i][1-9][a-i]\+?)$")
+
+
+def test_lines_in_the_notation_chosen(page):
+    """The mate line and the analysis lines are written in the notation of the move list (they
+    stayed in USI): each move as the move list writes it once the line is played, in Japanese and
+    in Western notation, and again when the notation is changed."""
+    pg = page
+    sfen, line = MINI_MATE
+    choose_game(pg, "minishogi", "both")
+    pg.select_option("#notation", "japanese")
+    set_up(pg, sfen)
+    pg.wait_for_function("s => window.tsubamePage.game.start === s", arg=sfen)
+    pg.fill("#mate-ms", "10000")
+    pg.click("#mate-button")
+    pg.wait_for_selector('#mate-result[data-result="mate"]')
+    assert pg.eval_on_selector_all("#mate-line li", "els => els.map(e => e.dataset.usi)") == line
+    mate_texts = """() => Array.from(document.querySelectorAll('#mate-line li')).map((e) => e.textContent)"""
+    pg.wait_for_function(f"() => ({mate_texts})().every((t) => /^[☗☖]/.test(t))")
+    japanese = pg.evaluate(mate_texts)
+    pg.click(f'#mate-line li[data-mate-ply="{len(line)}"]')
+    pg.wait_for_function("n => window.tsubamePage.game.cursor === n", arg=len(line))
+    pg.wait_for_function(f"() => ({MOVE_TEXTS})().every((t) => /^[☗☖]/.test(t))")
+    assert japanese == pg.evaluate(MOVE_TEXTS), japanese
+    # Western, chosen while the line is shown: written again.
+    pg.select_option("#notation", "western")
+    pg.wait_for_function(f"() => ({mate_texts})().every((t) => /^[A-Z+]/.test(t) && /[-x*]/.test(t))")
+    western = pg.evaluate(mate_texts)
+    assert western == pg.evaluate(MOVE_TEXTS), western
+
+    # The analysis's lines, shogi from its start, two lines.
+    pg.select_option("#notation", "japanese")
+    choose_game(pg, "shogi", "both")
+    pg.click("#new-game")
+    shown_state(pg)
+    pg.select_option("#multipv", "2")
+    pg.click("#analyse")
+    pg.wait_for_function("() => /depth ([4-9]|\\d\\d)/.test(document.getElementById('analysis-info').textContent)")
+    pg.click("#analyse")
+    pg.wait_for_selector('#analyse[data-running="0"]')
+    pv_words = """() => Array.from(document.querySelectorAll('#pv-lines li'))
+                     .map((e) => e.textContent.split('  ').slice(1).join('  ').split(' '))"""
+    pg.wait_for_function(f"() => {{ const l = ({pv_words})(); return l.length === 2 && l.every((w) => w.every((t) => /^[☗☖]/.test(t))); }}")
+    words = pg.evaluate(pv_words)
+    pvs = pg.eval_on_selector_all("#pv-lines li", "els => els.map(e => e.dataset.pv.split(' '))")
+    assert [len(w) for w in words] == [len(p) for p in pvs], (words, pvs)
+    assert not any(USI_WORD.match(w) for ws in words for w in ws), words
+    pg.click('#pv-lines li[data-multipv="1"]')
+    pg.wait_for_function("n => window.tsubamePage.game.cursor === n", arg=len(pvs[0]))
+    pg.wait_for_function(f"() => ({MOVE_TEXTS})().every((t) => /^[☗☖]/.test(t))")
+    assert words[0] == pg.evaluate(MOVE_TEXTS), (words[0], pg.evaluate(MOVE_TEXTS))

@@ -5,6 +5,11 @@ import { $ } from './dom.js';
 import { app, current, sideName } from './state.js';
 import { firstView, scoreText } from './search.js';
 import { playLine } from './play.js';
+import { lineTexts } from './notation.js';
+
+/** The analysis drawn, `{s, msg}` (its search and last `info`), written again when the notation
+ * or the states of its lines change; null when the panel is empty. */
+let drawn = null;
 
 /** Shows whether analysis runs on its button. */
 export function updateAnalyseButton() {
@@ -16,6 +21,7 @@ export function updateAnalyseButton() {
 /** An analysis was asked for: its lines so far are gone, and it is thinking. */
 export function analysisAsked(spec) {
   if (spec.kind !== 'analyse') return;
+  drawn = null;
   $('pv-lines').textContent = '';
   $('analysis-info').textContent = 'thinking…';
 }
@@ -23,6 +29,18 @@ export function analysisAsked(spec) {
 /** Shows an `info` of the analysis `s`: the best line's numbers and every line. */
 export function renderAnalysis(s, msg) {
   if (s.kind !== 'analyse') return;
+  drawn = { s, msg };
+  drawAnalysis(s, msg);
+}
+
+/** Writes the analysis drawn again (the notation chosen, or a state of its lines, changed). */
+export function redrawAnalysis() {
+  if (drawn) drawAnalysis(drawn.s, drawn.msg);
+}
+
+/** Draws the analysis `s` at its `info` `msg`: its lines in the notation chosen (each also
+ * carries its move strings, `data-pv`). */
+function drawAnalysis(s, msg) {
   const best = s.lines[0] || msg;
   const entry = current();
   const shown = (score) => (score ? scoreText(firstView(score, s.side, s.game)) : '');
@@ -39,7 +57,7 @@ export function renderAnalysis(s, msg) {
     const li = document.createElement('li');
     li.dataset.multipv = String(i + 1);
     li.dataset.pv = line.pv.join(' ');
-    li.textContent = shown(line.score) + '  ' + line.pv.join(' ');
+    li.textContent = shown(line.score) + '  ' + lineTexts(s.game, s.start, s.moves, line.pv).join(' ');
     li.title = 'play these moves';
     li.addEventListener('click', () => playLine(line.pv));
     ol.appendChild(li);
@@ -48,11 +66,14 @@ export function renderAnalysis(s, msg) {
 
 /** An analysis ended without its answer: says why. */
 export function analysisEnded(s, why) {
-  if (s.kind === 'analyse') $('analysis-info').textContent = why;
+  if (s.kind !== 'analyse') return;
+  drawn = null;
+  $('analysis-info').textContent = why;
 }
 
 /** Empties the panel (a new game). */
 export function clearAnalysis() {
+  drawn = null;
   $('pv-lines').textContent = '';
   $('analysis-info').textContent = '';
 }

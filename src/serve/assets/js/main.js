@@ -6,7 +6,7 @@
 // handlers, the page's events (state.js) to the views that answer them, and the page's controls.
 
 import { $, showError } from './dom.js';
-import { app, listen, shownState } from './state.js';
+import { app, emit, listen, shownState } from './state.js';
 import { connect, on, onStatus } from './connection.js';
 import { resetClock } from './clock.js';
 import { cancelSearch, onInfo, startAnalysis, startMate } from './search.js';
@@ -15,11 +15,13 @@ import {
   takeBack, toggleAnalysis,
 } from './play.js';
 import { saveSettings, settings } from './settings.js';
-import { analysisAsked, analysisEnded, clearAnalysis, renderAnalysis, updateAnalyseButton } from './analysis.js';
+import {
+  analysisAsked, analysisEnded, clearAnalysis, redrawAnalysis, renderAnalysis, updateAnalyseButton,
+} from './analysis.js';
 import { focusBoard } from './board.js';
 import { hideChooser } from './chooser.js';
 import { drawEvalGraph } from './graph.js';
-import { clearMate, mateAsked, mateEnded, mateFound, mateProgress } from './mate.js';
+import { clearMate, mateAsked, mateEnded, mateFound, mateProgress, redrawMateLine } from './mate.js';
 import { buildPresets, loadPosition } from './presets.js';
 import {
   buildRecordButtons, decodeRecord, loadRecord, onRecordAnswer, requestRecord, updateRecordButtons,
@@ -111,6 +113,11 @@ function listenAll() {
   listen('mate', mateFound);
   listen('ended', mateEnded);
   listen('ended', analysisEnded);
+  // The search's lines are written in the notation chosen, from their positions' states.
+  listen('states', redrawAnalysis);
+  listen('states', redrawMateLine);
+  listen('notation', redrawAnalysis);
+  listen('notation', redrawMateLine);
 }
 
 /** The connection's state: kept (`app.connected`) and shown. */
@@ -170,6 +177,7 @@ function wire() {
     settings.notation = e.target.value;
     saveSettings();
     render();
+    emit('notation');
   });
   $('sound').addEventListener('change', (e) => {
     settings.sound = e.target.checked;

@@ -4,6 +4,11 @@
 import { $ } from './dom.js';
 import { app, gameEntry } from './state.js';
 import { goToMateMove } from './play.js';
+import { lineTexts } from './notation.js';
+
+/** The mate search whose line is drawn, written again when the notation or the states of its
+ * positions change; null when there is none. */
+let drawn = null;
 
 /** A mate search was asked for: the last answer is gone, and it is searching. */
 export function mateAsked(spec) {
@@ -11,6 +16,7 @@ export function mateAsked(spec) {
   $('mate-result').textContent = 'searching…';
   $('mate-result').dataset.result = '';
   $('mate-line').textContent = '';
+  drawn = null;
 }
 
 /** An `info` of the mate search `s`: the nodes searched so far. */
@@ -32,26 +38,42 @@ export function mateFound(s, msg) {
     res.textContent = `the exact table is not loaded, and the search alone cannot tell: start the server with ` +
       `--${entry.exact.flag} FILE (made by tsubame solve ${entry.name})`;
   }
+  drawn = s;
+  drawMateLine(s, line);
+}
+
+/** Draws the mate line `line` of the search `s` in the notation chosen (each move also carries
+ * its move string, `data-usi`). */
+function drawMateLine(s, line) {
   const ol = $('mate-line');
   ol.textContent = '';
+  const texts = lineTexts(s.game, s.start, s.moves, line);
   line.forEach((m, i) => {
     const li = document.createElement('li');
     li.dataset.matePly = String(i + 1);
-    li.textContent = m;
+    li.dataset.usi = m;
+    li.textContent = texts[i];
     li.addEventListener('click', () => goToMateMove(i + 1));
     ol.appendChild(li);
   });
 }
 
+/** Writes the mate line drawn again (the notation chosen, or a state of its positions, changed). */
+export function redrawMateLine() {
+  if (drawn && app.mate) drawMateLine(drawn, app.mate.line);
+}
+
 /** A mate search ended without its answer: says why. */
 export function mateEnded(s, why) {
   if (s.kind !== 'mate') return;
+  drawn = null;
   $('mate-result').textContent = why;
   $('mate-result').dataset.result = 'error';
 }
 
 /** Empties the panel (a new game). */
 export function clearMate() {
+  drawn = null;
   $('mate-line').textContent = '';
   $('mate-result').textContent = '';
 }

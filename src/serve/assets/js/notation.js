@@ -3,12 +3,33 @@
 // the position before it (its pieces and its legal moves, the server's `state`).
 
 import { dropLetter, moveSquares, parsePosition, pieceInfo, pieceLetter, pieceOn, squareAt } from './position.js';
+import { app, gameEntry, key } from './state.js';
+import { settings } from './settings.js';
+import { requestLineStates } from './play.js';
 
 /** Whether a game can be written in this notation (`usi` always). */
 export function hasNotation(page, notation) {
   if (notation === 'japanese') return !!page.notation.japanese_files;
   if (notation === 'western') return page.notation.western;
   return true;
+}
+
+/**
+ * A search's line (the analysis's, the mate's) in the notation chosen: the moves `line` played
+ * after `base` from `start` in `game`, each written from the server's state of the position
+ * before it. The states not known yet are asked for (a few a second, play.js); until one comes,
+ * its move is written as its move string, and the line is written again when it comes (the
+ * `states` event).
+ */
+export function lineTexts(game, start, base, line) {
+  const entry = gameEntry(game);
+  if (!entry || settings.notation === 'usi' || !hasNotation(entry.page, settings.notation)) return line.slice();
+  requestLineStates(game, start, base, line);
+  return line.map((mv, i) => {
+    const before = app.states.get(key(game, start, base.concat(line.slice(0, i)))) || null;
+    const previous = i > 0 ? line[i - 1] : base.length ? base[base.length - 1] : null;
+    return moveText(entry.page, mv, before, previous, settings.notation);
+  });
 }
 
 /** The parts of a from-to move: the letter dropped (or null), its squares, promotion. */

@@ -232,6 +232,41 @@ export function requestState(game, start, moves) {
   if (id !== null) app.pendingStates.set(id, k);
 }
 
+/** How many states of a search's line the page asks for in a second: with the page's other
+ * messages, well within the server's cap (`hello`'s caps, 50 a second by default). */
+const LINE_STATES_PER_SECOND = 20;
+const lineBudget = { since: 0, used: 0, retry: null };
+
+/**
+ * Asks for the states of the positions of a line (the moves `line` after `base`), before each of
+ * its moves, as far as this second's share allows; the rest are asked for when the page writes
+ * the line again: at the latest when the second is over (the `states` event).
+ */
+export function requestLineStates(game, start, base, line) {
+  const now = Date.now();
+  if (now - lineBudget.since >= 1000) {
+    lineBudget.since = now;
+    lineBudget.used = 0;
+  }
+  const asked = new Set(app.pendingStates.values());
+  for (let i = 0; i < line.length; i++) {
+    const moves = base.concat(line.slice(0, i));
+    const k = key(game, start, moves);
+    if (app.states.has(k) || asked.has(k)) continue;
+    if (lineBudget.used >= LINE_STATES_PER_SECOND) {
+      if (!lineBudget.retry) {
+        lineBudget.retry = setTimeout(() => {
+          lineBudget.retry = null;
+          emit('states');
+        }, 1000 - (now - lineBudget.since));
+      }
+      return;
+    }
+    lineBudget.used++;
+    requestState(game, start, moves);
+  }
+}
+
 /** Asks for the state of the position shown. */
 export function requestShown() {
   requestState(app.game.name, app.game.start, shownMoves());
@@ -264,6 +299,7 @@ export function onState(msg) {
   }
   if (k === undefined) return;
   app.states.set(k, msg);
+  emit('states');
   if (k === shownKey()) emit('render');
   if (k === lastKey()) maybeEngineMove();
 }

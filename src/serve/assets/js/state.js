@@ -104,6 +104,9 @@ export function sideName(side) {
  *   search            a search started or ended, or the analysis was switched on or off
  *   asked (spec)      a search was asked for (`spec`: its kind, position and limits)
  *   info (s, msg)     an `info` of the search `s` (analysis or mate) came
+ *   states            a position's `state` came (a search's line may now be written in the
+ *                     notation chosen)
+ *   notation          the notation chosen changed (main.js)
  *   evals             a score was added to the evaluations of the game's plies
  *   mate (s, msg)     the mate search `s` answered `msg`
  *   ended (s, why)    the search `s` ended without its answer (refused, or the connection closed)
