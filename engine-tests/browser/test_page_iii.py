@@ -343,3 +343,62 @@ def test_lines_in_the_notation_chosen(page):
     pg.wait_for_function("n => window.tsubamePage.game.cursor === n", arg=len(pvs[0]))
     pg.wait_for_function(f"() => ({MOVE_TEXTS})().every((t) => /^[☗☖]/.test(t))")
     assert words[0] == pg.evaluate(MOVE_TEXTS), (words[0], pg.evaluate(MOVE_TEXTS))
+
+
+# ------------------------------------------------------------------ 8: the square chosen
+
+
+def lit_and_chosen(pg):
+    """The squares lit as targets, and those marked as chosen."""
+    return pg.evaluate("""() => [
+      Array.from(document.querySelectorAll('#board [data-target="1"]')).map((g) => g.dataset.square).sort(),
+      Array.from(document.querySelectorAll('#board .sq-chosen')).map((r) => r.closest('[data-square]').dataset.square),
+    ]""")
+
+
+def test_the_chooser_marks_its_square(page):
+    """While the page asks "Promote?" or "Drop as:", the square chosen is marked (and named so)
+    and it alone is lit (every target stayed lit and none was marked); cancel clears it."""
+    pg = page
+    choose_game(pg, "shogi", "both")
+    for mv in ["7g7f", "3c3d"]:
+        click_move(pg, "shogi", mv)
+        wait_moves(pg, 1)
+    square(pg, "8h")
+    lit, chosen = lit_and_chosen(pg)
+    assert "2b" in lit and len(lit) > 1 and chosen == [], (lit, chosen)
+    square(pg, "2b")
+    pg.wait_for_selector("#chooser:not([hidden])")
+    assert lit_and_chosen(pg) == [["2b"], ["2b"]]
+    assert "chosen" in pg.get_attribute('#board [data-square="2b"]', "aria-label")
+    pg.click('#chooser [data-choice="cancel"]')
+    assert lit_and_chosen(pg) == [[], []]
+
+    # Nana shogi: a cube dropped, the face asked.
+    choose_game(pg, "nanashogi", "both")
+    pg.click("#new-game")
+    for _ in range(6):
+        st = shown_state(pg)
+        drops: dict[tuple[str, str], list[str]] = {}
+        for m in st["legal"]:
+            if m[1] == "*":
+                drops.setdefault(m[2:], []).append(m)
+        several = [ms for ms in drops.values() if len(ms) > 1]
+        if several:
+            break
+        played = len(move_list(pg))
+        click_move(pg, "nanashogi", st["legal"][0])
+        wait_moves(pg, played + 1)
+    assert several, st["legal"]
+    to = several[0][0][2:]
+    pg.evaluate("() => { window.tsubamePage.selected = null; }")
+    hand = pg.locator(f'[data-hand^="{st["side"]}-"]').first
+    hand.click()
+    assert len(lit_and_chosen(pg)[0]) > 1
+    square(pg, to)
+    pg.wait_for_selector("#chooser:not([hidden])")
+    assert "Drop as" in pg.text_content("#chooser")
+    assert lit_and_chosen(pg) == [[to], [to]]
+    pg.click(f'#chooser [data-move="{several[0][0]}"]')
+    pg.wait_for_function("m => window.tsubamePage.game.moves.slice(-1)[0] === m", arg=several[0][0])
+    assert lit_and_chosen(pg) == [[], []]

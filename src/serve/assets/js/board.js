@@ -43,7 +43,10 @@ export function drawBoard(page, pos, st) {
   board.textContent = '';
   const bottom = bottomSide();
   const last = st && app.game.cursor > 0 ? moveSquares(page, app.game.moves[app.game.cursor - 1]) : [];
-  const targets = app.selected && st ? syntaxOf(page).targets(page, st, app.selected) : [];
+  // While the player chooses between moves to one square (promote or not, the face dropped),
+  // that square alone is lit, marked as chosen.
+  const chosen = app.selected && app.selected.chosen;
+  const targets = chosen ? [chosen] : app.selected && st ? syntaxOf(page).targets(page, st, app.selected) : [];
   const selected = selectedSquares();
   let checkSquare = null;
   if (st && st.check && pos) {
@@ -64,6 +67,7 @@ export function drawBoard(page, pos, st) {
       let cls = family.squareClass(r, c);
       if (last.includes(name)) cls += ' sq-last';
       if (selected.includes(name)) cls += ' sq-selected';
+      if (chosen === name) cls += ' sq-chosen';
       if (checkSquare === name) cls += ' sq-check';
       svg('rect', { x, y, width: sq, height: sq, class: cls }, g);
       if (page.marked.includes(name)) {
@@ -76,6 +80,7 @@ export function drawBoard(page, pos, st) {
       }
       let label = name + ', ' + (p ? pieceWords(page, p) : 'empty');
       if (selected.includes(name)) label += ', selected';
+      if (chosen === name) label += ', chosen';
       if (targets.includes(name)) {
         g.classList.add('target');
         g.setAttribute('data-target', '1');

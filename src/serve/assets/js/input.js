@@ -6,17 +6,23 @@
 
 import { $, showError } from './dom.js';
 import { app, current } from './state.js';
-import { handLetter, dropLetter, squareName } from './position.js';
+import { handLetter, dropLetter, moveSquares, squareName } from './position.js';
 import { legalNow, playMove, syntaxOf } from './play.js';
 import { drawnAt, focusBoard } from './board.js';
 import { choose, hideChooser } from './chooser.js';
 import { render } from './view.js';
 import { editClick } from './editor.js';
 
-/** Takes a move syntax's answer: plays the move, asks which of the moves, or selects. */
+/** Takes a move syntax's answer: plays the move, asks which of the moves (their square of
+ * arrival marked as chosen, the only target lit meanwhile), or selects. */
 function act(page, action) {
   if (action.play) return playMove(action.play);
-  if (action.choose) return choose(page, action.choose);
+  if (action.choose) {
+    const to = moveSquares(page, action.choose[0]).pop();
+    app.selected = Object.assign({}, app.selected, { chosen: to });
+    render();
+    return choose(page, action.choose);
+  }
   app.selected = action.select;
   render();
 }

@@ -12,7 +12,7 @@ export const app = {
   game: { name: '', start: '', moves: [], cursor: 0 },
   evals: [], // ply -> score from the first mover's view (cp; mates as ±(10000 - plies))
   flipped: false,
-  selected: null, // {from: square} | {hand: letter} | {path: [squares]}
+  selected: null, // {from: square} | {hand: letter} | {path: [squares]}, with `chosen` (the square of arrival) while the chooser asks
   search: null, // the running search
   queued: null, // the next search to start when the running one has answered
   analysing: false,
