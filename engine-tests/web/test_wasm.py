@@ -10,10 +10,16 @@ this file (plain node, no packages). Without the module or node every test here 
 saying why; in CI (CI=true) that is a failure. The native engine is $TSUBAME_BIN (or the release
 build).
 
+The module leaves out the shogi network (12 MB; the page fetches it when shogi is chosen): the
+runner gives it the repository's file first (`--network`), as the page does.
+
 Checked, for each game the native engine lists (`tsubame games --json`, else the `USI_Variant`
 option's values): fixed-depth searches of several positions with one thread give the same info
-lines (depth, seldepth, score, nodes, principal variation) and the same `bestmove`; and `go mate`
-gives the same answer on mates of several lengths.
+lines (depth, seldepth, score, nodes, principal variation) and the same `bestmove`; `go mate`
+gives the same answer on mates of several lengths; and the page's protocol (`tsubame_page`, what
+the static site's Web Worker calls) answers a session of messages — states, searches, a mate
+search, records written and read, refusals — with the same messages as `tsubame serve`'s
+WebSocket, less the times and speeds.
 """
 
 import json
@@ -21,12 +27,14 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 RUNNER = Path(__file__).resolve().parent / "run_wasm.mjs"
+SHOGI_NETWORK = REPO / "src" / "games" / "shogi" / "shogi.nnue"
 DEPTH = 8
 # Plies played from the start (by the native engine's own depth-3 moves) for the second and
 # third position of each game.
@@ -84,9 +92,12 @@ def run_native(lines: list[str], timeout: float = 120) -> str:
     return r.stdout
 
 
-def run_wasm(wasm: Path, lines: list[str], timeout: float = 600) -> str:
-    """The WebAssembly build's output for `lines`, one call each."""
-    r = subprocess.run(["node", str(RUNNER), str(wasm)], input="\n".join(lines) + "\n",
+def run_wasm(wasm: Path, lines: list[str], timeout: float = 600, page: bool = False,
+             network: bool = True) -> str:
+    """The WebAssembly build's output for `lines`, one call each (page messages with `page`), the
+    shogi network given first unless `network` is false."""
+    flags = (["--page"] if page else []) + (["--network", str(SHOGI_NETWORK)] if network else [])
+    r = subprocess.run(["node", str(RUNNER), *flags, str(wasm)], input="\n".join(lines) + "\n",
                        capture_output=True, text=True, timeout=timeout)
     assert r.returncode == 0, f"node failed ({r.returncode}): {r.stderr[-2000:]}"
     return r.stdout
@@ -169,3 +180,107 @@ def test_the_module_answers_the_handshake_and_errors_like_the_native_engine(wasm
     assert "usiok" in out and "readyok" in out
     assert "info string error: unknown command 'bogus'" in out
     assert "Nodes searched: 25470" in out
+
+
+# ------------------------------------------------------------------ the page's protocol
+
+
+def page_session() -> list[dict]:
+    """Messages of a page's session: each game's start state and a fixed-depth search of it, a
+    search with two principal variations, a mate search, records written and read back, and
+    messages the engine refuses."""
+    msgs: list[dict] = []
+    for game in games():
+        msgs.append({"op": "state", "game": game, "sfen": "startpos", "moves": []})
+        msgs.append({"op": "go", "game": game, "sfen": "startpos", "moves": [],
+                     "limits": {"depth": 5}})
+    sfen = MATES[0][1]
+    msgs += [
+        {"op": "go", "game": "shogi", "sfen": "startpos", "moves": ["7g7f", "3c3d"],
+         "limits": {"depth": 4}, "multipv": 2},
+        {"op": "mate", "game": "shogi", "sfen": sfen, "ms": 20000},
+        {"op": "record", "game": "shogi", "sfen": "startpos", "moves": ["7g7f", "3c3d", "8h2b+"],
+         "format": "kif"},
+        {"op": "load", "text": "position startpos moves 7g7f 3c3d", "game": "shogi"},
+        {"op": "state", "game": "shogi", "sfen": "startpos", "moves": ["7g7f", "7g7f"]},
+        {"op": "go", "game": "minishogi", "sfen": "startpos", "limits": {"depth": 3},
+         "multipv": 9},
+        {"op": "bogus"},
+    ]
+    for i, m in enumerate(msgs, 1):
+        m["id"] = i
+    return msgs
+
+
+def ends(msg: dict, asked: dict) -> bool:
+    """Whether `msg` is the last message answering `asked`."""
+    if msg.get("op") == "error":
+        return msg.get("id") in (None, asked["id"])
+    if asked["op"] == "go":
+        return msg.get("op") == "bestmove"
+    if asked["op"] == "mate":
+        return msg.get("op") == "mate"
+    return msg.get("id") == asked["id"]
+
+
+def comparable(msgs: list[dict]) -> list[dict]:
+    """The messages less what depends on the machine's speed: times and speeds, and a mate
+    search's progress (sent each half second)."""
+    kept = []
+    for m in msgs:
+        if m.get("op") == "info" and "depth" not in m:
+            continue
+        kept.append({k: v for k, v in m.items() if k not in ("time", "nps")})
+    return kept
+
+
+def serve_answers(session: list[dict]) -> tuple[dict, list[dict]]:
+    """`tsubame serve`'s hello and its answers to `session`, each message sent after the answer
+    to the one before."""
+    sys.path.insert(0, str(REPO / "tools"))
+    import serve_client
+
+    server = serve_client.Server(native_bin(), serve_client.free_port(), args=["--hash", "64"])
+    try:
+        ws = serve_client.WS.connect(server.port)
+        hello = ws.recv_json(30)
+        out: list[dict] = []
+        for asked in session:
+            ws.send_json(asked)
+            while True:
+                msg = ws.recv_json(120)
+                out.append(msg)
+                if ends(msg, asked):
+                    break
+        return hello, out
+    finally:
+        server.kill()
+
+
+def test_the_page_protocol_answers_as_tsubame_serve(wasm):
+    session = page_session()
+    hello, native = serve_answers(session)
+    out = run_wasm(wasm, [json.dumps(m) for m in session], page=True)
+    ours = [json.loads(line) for line in out.splitlines()]
+    assert ours[0]["op"] == "hello", out[:2000]
+    assert ours[0]["games"] == hello["games"]
+    assert comparable(ours[1:]) == comparable(native)
+    # The session met what it was made to meet.
+    ops = [m["op"] for m in native]
+    assert ops.count("bestmove") == len(games()) + 1 and ops.count("mate") == 1
+    assert any(m["op"] == "info" and m.get("multipv") == 2 for m in native)
+    assert sum(m["op"] == "error" for m in native) == 3
+
+
+def test_the_module_plays_shogi_without_its_network(wasm):
+    """Before the page has fetched the shogi network the module still plays shogi (with the
+    hand-written evaluation) and answers states."""
+    session = [{"op": "state", "id": 1, "game": "shogi", "sfen": "startpos", "moves": ["7g7f"]},
+               {"op": "go", "id": 2, "game": "shogi", "sfen": "startpos", "moves": ["7g7f"],
+                "limits": {"depth": 3}}]
+    out = run_wasm(wasm, [json.dumps(m) for m in session], page=True, network=False)
+    msgs = [json.loads(line) for line in out.splitlines()]
+    state = next(m for m in msgs if m["op"] == "state")
+    assert state["side"] == "w" and "3c3d" in state["legal"]
+    best = [m for m in msgs if m["op"] == "bestmove"]
+    assert len(best) == 1 and best[0]["id"] == 2 and best[0]["move"] in state["legal"], out

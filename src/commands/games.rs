@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use crate::games::GameId;
-use crate::games::info::Learning;
+use crate::games::info::{Learning, RecordFormat};
 
 /// The document of `tsubame games --json`.
 #[derive(Serialize, Debug)]
@@ -36,7 +36,7 @@ pub struct GameDoc {
     /// Ranks of the board.
     pub ranks: u8,
     /// Its record formats besides the USI `position` line (`tsubame record`, the page).
-    pub records: Vec<RecordDoc>,
+    pub records: &'static [RecordFormat],
     /// Whether the binary holds a network for it (its evaluation is learned).
     pub network: bool,
     /// Whether `tsubame datagen` and `tsubame datainfo` take it (it stores training data).
@@ -55,15 +55,6 @@ pub struct GameDoc {
     pub weights: Option<WeightsDoc>,
     /// The settings of the tools for it.
     pub tools: ToolsDoc,
-}
-
-/// A record format in `tsubame games --json`.
-#[derive(Serialize, Debug)]
-pub struct RecordDoc {
-    /// Its name (`kif`), as `tsubame record --format` and the page name it.
-    pub name: &'static str,
-    /// The extension of its files (without the dot).
-    pub extension: &'static str,
 }
 
 /// A solved game's exact table in `tsubame games --json`.
@@ -149,14 +140,7 @@ fn game_doc(game: GameId) -> GameDoc {
         first: info.page.first,
         files: info.page.files,
         ranks: info.page.ranks,
-        records: info
-            .records
-            .iter()
-            .map(|f| RecordDoc {
-                name: f.name,
-                extension: f.extension,
-            })
-            .collect(),
+        records: info.records,
         network: game.has_network(),
         datagen: game.has_training_data(),
         exact_table: info.exact.map(|e| ExactDoc {

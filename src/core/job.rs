@@ -84,6 +84,35 @@ pub fn on_stack<T: Send>(
     })
 }
 
+/// Whether the host asked the work running on its thread to end: a search or a mate search
+/// polls it with its clock and ends as at `stop` when it says yes. Only the browser build has a
+/// host to ask, through the import
+///
+/// ```text
+/// import "env" "tsubame_interrupted": () -> i32     (nonzero: end the work now)
+/// ```
+///
+/// (the page's Web Worker answers from a flag the page sets, or at the end of a slice of an
+/// analysis). Natively it is always false: a stop comes from another thread, through the
+/// search's own flag.
+#[inline(always)]
+pub fn interrupted() -> bool {
+    #[cfg(target_arch = "wasm32")]
+    {
+        #[link(wasm_import_module = "env")]
+        unsafe extern "C" {
+            fn tsubame_interrupted() -> i32;
+        }
+        // SAFETY: the import takes nothing and returns a number; the host provides it (the
+        // module does not instantiate without it).
+        unsafe { tsubame_interrupted() != 0 }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        false
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

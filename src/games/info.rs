@@ -225,6 +225,18 @@ pub struct RecordFormat {
     pub read: fn(&str) -> Result<GameRecord, String>,
 }
 
+/// A record format as the page (`GET /games.json`) and `tsubame games --json` describe it: its
+/// `name` and `extension`.
+impl Serialize for RecordFormat {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = s.serialize_struct("RecordFormat", 2)?;
+        out.serialize_field("name", self.name)?;
+        out.serialize_field("extension", self.extension)?;
+        out.end()
+    }
+}
+
 /// An engine option that a game declares and parses itself into its own search parameters
 /// (Give and Take's evaluation weights).
 #[derive(Debug, Clone, Copy)]

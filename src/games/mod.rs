@@ -327,7 +327,9 @@ mod tests {
                 .count();
             assert_eq!(ranks, id.info().ranks);
             let net = id.embedded_network();
-            assert_eq!(net.is_some(), id.has_network());
+            if cfg!(feature = "shogi-network") {
+                assert_eq!(net.is_some(), id.has_network());
+            }
             if let Some(net) = net {
                 assert_eq!(net.features, id.features(net.feature_set));
                 assert_eq!(net.game, id.name());

@@ -1,7 +1,8 @@
 //! The networks the engine evaluates with, one per game that has a learned evaluation: the
-//! embedded ones until `EvalFile` (or `--eval-file`) loads another.
+//! embedded ones until `EvalFile` (or `--eval-file`) loads another. A build that leaves a network
+//! out (the browser build's shogi network) takes it from its host at run time ([`supply`]).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use super::GameId;
 use crate::nnue::network::Network;
@@ -27,9 +28,10 @@ impl Networks {
         *self = Networks::default();
     }
 
-    /// The network for `game`, if one is loaded.
+    /// The network for `game`: the one loaded, else the one the host supplied ([`supply`]), if
+    /// any.
     pub fn get(&self, game: GameId) -> Option<Arc<Network>> {
-        self.slots[game as usize].clone()
+        self.slots[game as usize].clone().or_else(|| supplied(game))
     }
 
     /// Loads the network file at `path` for the game its header names, replacing that game's
@@ -45,14 +47,7 @@ impl Networks {
         };
         let bytes = crate::nnue::network::read_file(std::path::Path::new(path), features)
             .map_err(|e| format!("'{path}': {e}"))?;
-        let name = Network::game_in_header(&bytes).map_err(|e| format!("'{path}': {e}"))?;
-        let game = GameId::parse(&name)
-            .filter(|g| g.has_network())
-            .ok_or_else(|| {
-                format!("'{path}': the network is for '{name}', which is not a game with networks")
-            })?;
-        let net = Network::from_bytes(&bytes, game.name(), |set| game.features(set), None)
-            .map_err(|e| format!("'{path}': {e}"))?;
+        let (game, net) = network_of(&bytes).map_err(|e| format!("'{path}': {e}"))?;
         let text = format!(
             "{game} network {path}: {} features ({}), {} hidden per side",
             net.features, net.feature_set, net.hidden
@@ -60,4 +55,39 @@ impl Networks {
         self.slots[game as usize] = Some(Arc::new(net));
         Ok((game, text))
     }
+}
+
+/// The networks the host supplied, by game (see [`supply`]).
+static SUPPLIED: Mutex<[Option<Arc<Network>>; GameId::ALL.len()]> =
+    Mutex::new([const { None }; GameId::ALL.len()]);
+
+/// The network the host supplied for `game`, if any.
+fn supplied(game: GameId) -> Option<Arc<Network>> {
+    SUPPLIED.lock().unwrap_or_else(|e| e.into_inner())[game as usize].clone()
+}
+
+/// Takes the network file in `bytes` for the game its header names, for every engine of the
+/// process that has no other network for that game (not loaded by `EvalFile`, not built in): how
+/// the browser build gets the shogi network it leaves out, fetched when shogi is chosen. A file
+/// that is not a sound network for a game of ours is refused and nothing changes. Returns the
+/// game and a description.
+pub fn supply(bytes: &[u8]) -> Result<(GameId, String), String> {
+    let (game, net) = network_of(bytes)?;
+    let text = format!(
+        "{game} network: {} features ({}), {} hidden per side",
+        net.features, net.feature_set, net.hidden
+    );
+    SUPPLIED.lock().unwrap_or_else(|e| e.into_inner())[game as usize] = Some(Arc::new(net));
+    Ok((game, text))
+}
+
+/// The network file in `bytes` and the game its header names, checked (a game with networks, the
+/// feature count of that game).
+fn network_of(bytes: &[u8]) -> Result<(GameId, Network), String> {
+    let name = Network::game_in_header(bytes)?;
+    let game = GameId::parse(&name)
+        .filter(|g| g.has_network())
+        .ok_or_else(|| format!("the network is for '{name}', which is not a game with networks"))?;
+    let net = Network::from_bytes(bytes, game.name(), |set| game.features(set), None)?;
+    Ok((game, net))
 }

@@ -188,6 +188,7 @@ impl<'a, P: MateGame> Search<'a, P> {
             return;
         }
         if self.ctl.stop.load(Ordering::Relaxed)
+            || crate::core::job::interrupted()
             || self.ctl.deadline.is_some_and(|t| Instant::now() >= t)
             || self.ctl.node_limit.is_some_and(|n| self.nodes >= n)
         {

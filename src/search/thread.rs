@@ -333,8 +333,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     }
 
     /// Checks whether the search must end: at every node whether a stop was requested, and every
-    /// thousand nodes whether the main thread is done or the node limit or the clock's hard limit
-    /// is reached. (A node is not always fast: one that meets pages the system has not supplied
+    /// thousand nodes whether the main thread is done, the host interrupted the work
+    /// ([`interrupted`](crate::core::job::interrupted): the browser build), or the node limit or
+    /// the clock's hard limit is reached. (A node is not always fast: one that meets pages the system has not supplied
     /// yet can take milliseconds, and `stop` must still be answered at once.)
     #[inline]
     pub fn poll(&mut self) -> bool {
@@ -354,6 +355,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             + (self.nodes - self.published);
         self.published = self.nodes;
         if shared.stop.load(Ordering::Relaxed) || self.done.load(Ordering::Relaxed) {
+            self.stopped = true;
+        } else if crate::core::job::interrupted() {
+            shared.stop.store(true, Ordering::Relaxed);
             self.stopped = true;
         } else if self.is_main() {
             // A limited strength always completes its first iteration, so that every candidate

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use super::guard::{Hosts, Sessions};
-use super::protocol::{Caps, ExactEntry, GameHello, ServerMsg};
 use crate::games::{AnyTable, GameId};
+use crate::page::protocol::{Caps, ServerMsg};
 
 /// What every request and session shares.
 pub struct App {
@@ -24,19 +24,8 @@ impl App {
     /// The `hello` message: every game of the registry (named; `GET /games.json` describes
     /// them), the exact tables this server has, and the caps.
     pub(super) fn hello(&self) -> ServerMsg {
-        let games = GameId::ALL
-            .iter()
-            .map(|&g| GameHello {
-                name: g.name(),
-                exact: g.info().exact.map(|e| ExactEntry {
-                    loaded: self.exact_tables.iter().any(|(t, _, _)| *t == g),
-                    flag: e.flag,
-                }),
-            })
-            .collect();
-        ServerMsg::Hello {
-            games,
-            limits: self.caps,
-        }
+        crate::page::hello(self.caps, |g| {
+            self.exact_tables.iter().any(|(t, _, _)| *t == g)
+        })
     }
 }

@@ -2,16 +2,13 @@
 //! through which it asks the server for positions' states and the engine's searches
 //! (docs/serve.md is the design and the protocol).
 //!
-//! [`guard`] keeps the server to its own page and caps, [`protocol`] holds the JSON messages,
-//! [`state`] computes positions' states with the games' own rules, and [`session`] runs one
-//! engine per connection.
+//! [`guard`] keeps the server to its own page and caps, [`app`] holds what every request shares,
+//! and [`session`] runs one engine per connection; the messages, the positions' states and the
+//! records are the page's side of the engine ([`crate::page`]), which the browser build shares.
 
 pub mod app;
 pub mod guard;
-pub mod protocol;
-pub mod records;
 pub mod session;
-pub mod state;
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -25,14 +22,11 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use crate::games::{AnyTable, GameId};
+use crate::page::games_json;
 use app::App;
 use guard::{Hosts, Sessions};
-use protocol::{Caps, GameEntry, MAX_MULTIPV, RecordEntry};
-
-/// The longest message a session may send, in bytes; a longer one (up to [`FRAME_LIMIT`]) is
-/// answered with an error.
-pub const MAX_MESSAGE: usize = 64 * 1024;
-/// The longest message the WebSocket layer reads at all: a longer one closes the connection.
+/// The longest message the WebSocket layer reads at all: a longer one closes the connection (one
+/// up to this size but over [`MAX_MESSAGE`](crate::page::MAX_MESSAGE) is answered with an error).
 pub const FRAME_LIMIT: usize = 1024 * 1024;
 /// Messages a session may send each second.
 pub const MESSAGES_PER_SECOND: u32 = 50;
@@ -297,32 +291,6 @@ impl Default for Config {
     }
 }
 
-/// The text of `GET /games.json`: every game of the registry, as the page draws it.
-fn games_json() -> String {
-    let games: Vec<GameEntry> = GameId::ALL
-        .iter()
-        .map(|&g| {
-            let info = g.info();
-            GameEntry {
-                name: g.name(),
-                title: info.title,
-                startpos: g.start_sfen(),
-                page: info.page,
-                examples: (info.examples)(),
-                records: info
-                    .records
-                    .iter()
-                    .map(|f| RecordEntry {
-                        name: f.name,
-                        extension: f.extension,
-                    })
-                    .collect(),
-            }
-        })
-        .collect();
-    serde_json::to_string(&games).expect("plain data serializes")
-}
-
 /// The URL to print for a server listening on `addr`: the loopback address for a loopback or
 /// unspecified bind, else the bound address.
 fn url(addr: SocketAddr) -> String {
@@ -384,19 +352,13 @@ async fn serve(config: Config) -> Result<(), String> {
     let app = Arc::new(App {
         hosts: Hosts::new(addr),
         sessions: Sessions::new(config.max_sessions),
-        caps: Caps {
-            sessions: config.max_sessions,
-            threads: config.threads,
-            hash: config.hash,
-            message_bytes: MAX_MESSAGE,
-            messages_per_second: MESSAGES_PER_SECOND,
-            multipv: MAX_MULTIPV,
-            elo: {
-                let (low, high) = crate::engine::options::elo_range();
-                [low as u32, high as u32]
-            },
-            idle_seconds: config.idle_seconds,
-        },
+        caps: crate::page::caps(
+            config.max_sessions,
+            config.threads,
+            config.hash,
+            MESSAGES_PER_SECOND,
+            config.idle_seconds,
+        ),
         exact_tables,
     });
     let router = Router::new()
@@ -452,19 +414,12 @@ async fn health(State(app): State<Arc<App>>) -> Response {
 
 /// `GET /examples.json`: every game's examples (the registry's, as `hello` lists them), by game.
 async fn examples_json() -> Response {
-    let all: serde_json::Map<String, serde_json::Value> = GameId::ALL
-        .iter()
-        .map(|g| {
-            let examples = serde_json::to_value((g.info().examples)()).unwrap_or_default();
-            (g.name().to_string(), examples)
-        })
-        .collect();
     (
         [
             (header::CONTENT_TYPE, "application/json"),
             (header::CACHE_CONTROL, "no-store"),
         ],
-        serde_json::Value::Object(all).to_string(),
+        crate::page::examples_json(),
     )
         .into_response()
 }
@@ -489,7 +444,8 @@ async fn websocket(
 mod tests {
     use super::*;
     use crate::games::info::MoveSyntax;
-    use protocol::ServerMsg;
+    use crate::page::protocol::ServerMsg;
+    use crate::page::state;
 
     /// The modules a script imports (`from './NAME.js'`).
     fn imports(text: &str) -> Vec<&str> {

@@ -10,12 +10,9 @@ use tokio::sync::mpsc;
 
 use super::app::App;
 use super::guard::{RateLimit, Slot};
-use super::protocol::{Caps, ClientMsg, MAX_MS, MAX_MULTIPV, ServerMsg, message, parse_client};
-use super::records;
-use super::state::{Checked, check};
-use crate::engine::{Engine, Event, Events, GoParams, Start};
-use crate::games::GameId;
-use crate::search::skill::Skill;
+use crate::engine::{Engine, Event, Events};
+use crate::page::protocol::{Caps, ServerMsg, message};
+use crate::page::session::{Request, Search, request};
 
 /// How long a session waits, after answering a client's Close, for the client to close the
 /// connection.
@@ -36,20 +33,8 @@ enum Back {
 
 /// What the session asks of its engine thread.
 enum Command {
-    /// Stops any running search, sets the game, the position, the principal variations and the
-    /// strength, and starts the search `go` for the message `id`.
-    Search {
-        id: Option<Number>,
-        game: GameId,
-        start: Start,
-        moves: Vec<String>,
-        multipv: u32,
-        /// `SkillLevel` (20: full strength).
-        level: u32,
-        /// `USI_Elo` with `USI_LimitStrength` on, or `None` for it off.
-        elo: Option<u32>,
-        go: Box<GoParams>,
-    },
+    /// Stops any running search and starts this one.
+    Search(Box<Search>),
     /// Stops the running search.
     Stop,
 }
@@ -96,33 +81,12 @@ fn engine_thread(
     for command in commands {
         match command {
             Command::Stop => engine.stop(),
-            Command::Search {
-                id,
-                game,
-                start,
-                moves,
-                multipv,
-                level,
-                elo,
-                go,
-            } => call(&back, || {
-                engine.finish();
-                if game != engine.game() {
-                    engine.set_game(game);
-                }
+            Command::Search(search) => call(&back, || {
+                let error = |e| {
+                    let _ = back.send(Back::Event(Event::Error(e)));
+                };
                 // The stopped search's answer is out before `Begin`.
-                if let Err(e) = engine.set_position(&start, &moves) {
-                    let _ = back.send(Back::Event(Event::Error(e.to_string())));
-                }
-                option(&mut engine, &back, "MultiPV", multipv.to_string());
-                option(&mut engine, &back, "SkillLevel", level.to_string());
-                let limited = elo.is_some();
-                option(&mut engine, &back, "USI_LimitStrength", limited.to_string());
-                if let Some(elo) = elo {
-                    option(&mut engine, &back, "USI_Elo", elo.to_string());
-                }
-                let _ = back.send(Back::Begin(id));
-                engine.go(*go);
+                search.start(&mut engine, |id| drop(back.send(Back::Begin(id))), error);
             }),
         }
     }
@@ -262,159 +226,33 @@ fn text_msg(msg: &ServerMsg) -> Message {
     Message::Text(msg.to_json().into())
 }
 
-/// Checks a position off the async runtime (long move lists take a while).
-async fn checked(
-    game: String,
-    sfen: String,
-    moves: Vec<String>,
-    id: Option<Number>,
-) -> Result<Checked, String> {
-    tokio::task::spawn_blocking(move || check(&game, &sfen, &moves, id))
-        .await
-        .unwrap_or_else(|_| Err("internal error while reading the position".into()))
-}
-
-/// Runs `f` off the async runtime (records of long games take a while to check).
-async fn blocking<F>(f: F) -> Result<ServerMsg, (Option<Number>, String)>
-where
-    F: FnOnce() -> Result<ServerMsg, (Option<Number>, String)> + Send + 'static,
-{
-    tokio::task::spawn_blocking(f)
-        .await
-        .unwrap_or_else(|_| Err((None, "internal error while reading the record".into())))
-}
-
 /// Carries out one text message: the answer to send now, if any (a search answers later,
-/// through the engine's output).
+/// through the engine's output). The message is read off the async runtime: checking a long
+/// game's moves or record takes a while.
 async fn answer(
     text: &str,
     commands: &std_mpsc::Sender<Command>,
     caps: &Caps,
 ) -> Option<ServerMsg> {
-    let (id, msg) = parse_client(text);
-    let msg = match msg {
-        Ok(m) => m,
-        Err(e) => return Some(ServerMsg::error(id, e)),
-    };
-    let (command, id) = match msg {
-        ClientMsg::State {
-            id,
-            game,
-            sfen,
-            moves,
-        } => {
-            return Some(match checked(game, sfen, moves, id.clone()).await {
-                Ok(c) => c.state,
-                Err(e) => ServerMsg::error(id, e),
-            });
-        }
-        ClientMsg::Record {
-            id,
-            game,
-            sfen,
-            moves,
-            format,
-            result,
-        } => {
-            let answer = blocking(move || {
-                records::write(id.clone(), &game, &sfen, &moves, &format, result.as_ref())
-                    .map_err(|e| (id, e))
-            })
-            .await;
-            return Some(answer.unwrap_or_else(|(id, e)| ServerMsg::error(id, e)));
-        }
-        ClientMsg::Load { id, text, game } => {
-            let answer = blocking(move || {
-                records::load(id.clone(), &text, game.as_deref()).map_err(|e| (id, e))
-            })
-            .await;
-            return Some(answer.unwrap_or_else(|(id, e)| ServerMsg::error(id, e)));
-        }
-        ClientMsg::Stop { id } => (Command::Stop, id),
-        ClientMsg::Go {
-            id,
-            game,
-            sfen,
-            moves,
-            limits,
-            multipv,
-            level,
-            elo,
-        } => {
-            let multipv = multipv.unwrap_or(1);
-            if !(1..=MAX_MULTIPV).contains(&multipv) {
-                let e = format!("multipv {multipv} is out of range 1..{MAX_MULTIPV}");
-                return Some(ServerMsg::error(id, e));
-            }
-            let level = level.unwrap_or(Skill::FULL);
-            if level > Skill::FULL {
-                let e = format!("level {level} is out of range 0..{}", Skill::FULL);
-                return Some(ServerMsg::error(id, e));
-            }
-            let [low, high] = caps.elo;
-            if let Some(elo) = elo
-                && !(low..=high).contains(&elo)
-            {
-                let e = format!("elo {elo} is out of range {low}..{high}");
-                return Some(ServerMsg::error(id, e));
-            }
-            let go = match limits.go_params() {
-                Ok(go) => go,
-                Err(e) => return Some(ServerMsg::error(id, e)),
-            };
-            match checked(game, sfen, moves, None).await {
-                Ok(c) => (search(id.clone(), c, (multipv, level, elo), go), id),
-                Err(e) => return Some(ServerMsg::error(id, e)),
-            }
-        }
-        ClientMsg::Mate {
-            id,
-            game,
-            sfen,
-            moves,
-            ms,
-        } => {
-            if !(1..=MAX_MS).contains(&ms) {
-                return Some(ServerMsg::error(
-                    id,
-                    format!("ms {ms} is out of range 1..{MAX_MS}"),
-                ));
-            }
-            match checked(game, sfen, moves, None).await {
-                Ok(c) => {
-                    let go = GoParams {
-                        mate: Some(Some(ms)),
-                        ..GoParams::default()
-                    };
-                    (search(id.clone(), c, (1, Skill::FULL, None), go), id)
-                }
-                Err(e) => return Some(ServerMsg::error(id, e)),
-            }
+    let (text, caps) = (text.to_owned(), *caps);
+    let asked = tokio::task::spawn_blocking(move || request(&text, &caps))
+        .await
+        .unwrap_or_else(|_| {
+            Request::Reply(ServerMsg::error(
+                None,
+                "internal error while reading the message",
+            ))
+        });
+    let (command, id) = match asked {
+        Request::Reply(msg) => return Some(msg),
+        Request::Stop => (Command::Stop, None),
+        Request::Search(search) => {
+            let id = search.id.clone();
+            (Command::Search(search), id)
         }
     };
     commands
         .send(command)
         .err()
         .map(|_| ServerMsg::error(id, "the session's engine has ended"))
-}
-
-/// The command that searches the checked position `c` with (MultiPV, SkillLevel, USI_Elo)
-/// `settings`.
-fn search(
-    id: Option<Number>,
-    c: Checked,
-    settings: (u32, u32, Option<u32>),
-    go: GoParams,
-) -> Command {
-    let (multipv, level, elo) = settings;
-    Command::Search {
-        id,
-        game: c.game,
-        start: c.start,
-        moves: c.moves,
-        multipv,
-        level,
-        elo,
-        go: Box::new(go),
-    }
 }

@@ -1,5 +1,6 @@
-//! tsubame's engine as a WebAssembly module: the USI loop behind a C ABI that a page, a Web Worker
-//! or node drives one line at a time. Built for `wasm32-unknown-unknown`:
+//! tsubame's engine as a WebAssembly module: the USI loop, and the page's side of the engine
+//! (`tsubame::page`, the JSON messages `tsubame serve` answers on its WebSocket), behind a C ABI
+//! that a Web Worker or node drives one message at a time. Built for `wasm32-unknown-unknown`:
 //!
 //! ```text
 //! cargo build --release --target wasm32-unknown-unknown -p tsubame-web
@@ -14,6 +15,11 @@
 //! - `env.tsubame_now_ms() -> f64`: the host's monotonic clock in milliseconds
 //!   (`performance.now()`), read by the search's time control and the mate solver's time limit
 //!   (see `tsubame::core::clock`).
+//! - `env.tsubame_interrupted() -> i32`: nonzero when the running search or mate search must end
+//!   now, as at `stop` (polled with the clock; see `tsubame::core::job::interrupted`).
+//! - `env.tsubame_emit(ptr: *const u8, len: usize)`: one message of the page's protocol, JSON
+//!   text of `len` bytes at `ptr`, sent the moment the engine makes it (a search's `info` lines
+//!   come while it runs); the bytes are valid only during the call.
 //!
 //! # Exports
 //!
@@ -30,9 +36,19 @@
 //!   length in bytes is `tsubame_reply_len()`. A line that is not valid UTF-8 is answered with an
 //!   error and ignored, as the native loop does.
 //! - `tsubame_reply_len() -> usize`: the length of the last reply.
+//! - `tsubame_page(ptr: *const u8, len: usize)`: one message of the page (JSON text, as on
+//!   `tsubame serve`'s WebSocket); every answer and every message of a search it starts goes to
+//!   `tsubame_emit`, and a search runs to its end inside the call. The first call makes the page's
+//!   engine and emits `hello` first.
+//! - `tsubame_network(ptr: *const u8, len: usize) -> i32`: a network file (`len` bytes) for the
+//!   game its header names, used by every engine of the module from its next search: how the
+//!   page gives it the shogi network, which this build leaves out. 0 when taken; otherwise the
+//!   reason is the text `tsubame_reply_len()` bytes long at `tsubame_reply()`.
+//! - `tsubame_reply() -> *const u8`: the start of the last reply.
 //!
-//! The engine is made at the first call (the default game, options at their defaults) and kept
-//! from call to call; after `quit` the next call starts a fresh one.
+//! The USI engine is made at the first call of `tsubame_usi` (the default game, options at their
+//! defaults) and kept from call to call; after `quit` the next call starts a fresh one. The
+//! page's engine is another, made at the first call of `tsubame_page`.
 //!
 //! # Threads
 //!
@@ -40,15 +56,63 @@
 //! that starts it (see `tsubame::core::job`), so `go depth 6` or `go mate 5000` returns with its
 //! answer. `stop` and `ponderhit` can therefore only come after the command has answered: `go
 //! infinite` and `go ponder` answer when their search ends by its own limits (give them a
-//! depth or node limit), and `Threads` above 1 searches with one thread. A trap (a bug in the
-//! engine) leaves the instance unusable: instantiate the module again.
+//! depth or node limit) or when `tsubame_interrupted` says so, and `Threads` above 1 searches
+//! with one thread. A trap (a bug in the engine) leaves the instance unusable: instantiate the
+//! module again.
 
 #[cfg(target_arch = "wasm32")]
 mod exports {
     use std::cell::RefCell;
     use std::sync::{Arc, Mutex};
 
+    use serde_json::Number;
+    use tsubame::engine::{Engine, Events};
+    use tsubame::page::protocol::{Caps, ServerMsg, message};
+    use tsubame::page::session::{Request, request};
     use tsubame::usi::{Output, Usi};
+
+    #[link(wasm_import_module = "env")]
+    unsafe extern "C" {
+        /// Sends one message of the page's protocol (JSON text) to the host.
+        fn tsubame_emit(ptr: *const u8, len: usize);
+    }
+
+    /// Sends `msg` to the host.
+    fn emit(msg: &ServerMsg) {
+        let text = msg.to_json();
+        // SAFETY: the import reads `len` bytes at `ptr` during the call only.
+        unsafe { tsubame_emit(text.as_ptr(), text.len()) }
+    }
+
+    /// The caps of the page's engine: one session, one thread, 64 MiB of tables, no rate cap
+    /// (the host is the page's own worker) and no idle close.
+    fn caps() -> Caps {
+        tsubame::page::caps(1, 1, 64, u32::MAX, 0)
+    }
+
+    /// The page's engine and the id of its search (the events from its start carry it).
+    struct Page {
+        engine: Engine,
+        search_id: Arc<Mutex<Option<Number>>>,
+    }
+
+    impl Page {
+        fn new() -> Page {
+            let search_id: Arc<Mutex<Option<Number>>> = Arc::default();
+            let id = Arc::clone(&search_id);
+            let events = Events::new(move |event| {
+                let id = lock(&id).clone();
+                if let Some(msg) = message(&event, id) {
+                    emit(&msg);
+                }
+            });
+            let mut engine = Engine::new(events);
+            if let Err(e) = engine.set_option("USI_Hash", &caps().hash.to_string()) {
+                emit(&ServerMsg::error(None, e.to_string()));
+            }
+            Page { engine, search_id }
+        }
+    }
 
     /// The engine and the buffer its output goes to.
     struct State {
@@ -61,6 +125,81 @@ mod exports {
         static ENGINE: RefCell<Option<State>> = const { RefCell::new(None) };
         /// The text of the last reply, kept until the next call.
         static REPLY: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+        /// The page's engine, made at the first message.
+        static PAGE: RefCell<Option<Page>> = const { RefCell::new(None) };
+    }
+
+    /// The `len` bytes at `ptr` (none when `len` is 0).
+    ///
+    /// # Safety
+    ///
+    /// `ptr` points to `len` readable bytes that outlive the slice.
+    unsafe fn bytes<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
+        if len == 0 {
+            &[]
+        } else {
+            // SAFETY: the caller gives `len` readable bytes at `ptr`.
+            unsafe { std::slice::from_raw_parts(ptr, len) }
+        }
+    }
+
+    /// Carries out one message of the page: its answers, and the messages of the search it
+    /// starts, go to the host through `tsubame_emit`.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` points to `len` readable bytes (it may be null when `len` is 0).
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn tsubame_page(ptr: *const u8, len: usize) {
+        // SAFETY: as the caller promises.
+        let input = unsafe { bytes(ptr, len) };
+        PAGE.with_borrow_mut(|page| {
+            let page = page.get_or_insert_with(|| {
+                emit(&tsubame::page::hello(caps(), |_| false));
+                Page::new()
+            });
+            let Ok(text) = std::str::from_utf8(input) else {
+                emit(&ServerMsg::error(None, "message refused: not UTF-8"));
+                return;
+            };
+            match request(text, &caps()) {
+                Request::Reply(msg) => emit(&msg),
+                Request::Stop => page.engine.stop(),
+                Request::Search(search) => {
+                    let id = Arc::clone(&page.search_id);
+                    let last = lock(&id).clone();
+                    search.start(
+                        &mut page.engine,
+                        |new| *lock(&id) = new,
+                        |e| emit(&ServerMsg::error(last.clone(), e)),
+                    );
+                }
+            }
+        });
+    }
+
+    /// Takes a network file for the game its header names (`tsubame::games::networks::supply`):
+    /// 0 when taken, else 1 with the reason as the reply ([`tsubame_reply`]).
+    ///
+    /// # Safety
+    ///
+    /// `ptr` points to `len` readable bytes (it may be null when `len` is 0).
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn tsubame_network(ptr: *const u8, len: usize) -> i32 {
+        // SAFETY: as the caller promises.
+        let input = unsafe { bytes(ptr, len) };
+        let (status, text) = match tsubame::games::networks::supply(input) {
+            Ok((_, text)) => (0, text),
+            Err(e) => (1, e),
+        };
+        REPLY.with_borrow_mut(|r| *r = text.into_bytes());
+        status
+    }
+
+    /// The start of the last reply (of [`tsubame_usi`] or [`tsubame_network`]).
+    #[unsafe(no_mangle)]
+    pub extern "C" fn tsubame_reply() -> *const u8 {
+        REPLY.with_borrow(|r| r.as_ptr())
     }
 
     /// A buffer of `len` bytes for the host to write into (null for 0 bytes).
@@ -96,12 +235,8 @@ mod exports {
     /// `ptr` points to `len` readable bytes (it may be null when `len` is 0).
     #[unsafe(no_mangle)]
     pub unsafe extern "C" fn tsubame_usi(ptr: *const u8, len: usize) -> *const u8 {
-        let input: &[u8] = if len == 0 {
-            &[]
-        } else {
-            // SAFETY: the caller gives `len` readable bytes at `ptr`.
-            unsafe { std::slice::from_raw_parts(ptr, len) }
-        };
+        // SAFETY: as the caller promises.
+        let input = unsafe { bytes(ptr, len) };
         let mut reply = Vec::new();
         ENGINE.with_borrow_mut(|engine| {
             let mut lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
@@ -137,8 +272,8 @@ mod exports {
         REPLY.with_borrow(|r| r.len())
     }
 
-    /// The buffer, whatever a panic elsewhere left in it.
-    fn lock(buf: &Mutex<Vec<u8>>) -> std::sync::MutexGuard<'_, Vec<u8>> {
+    /// The mutex's value, whatever a panic elsewhere left in it.
+    fn lock<T>(buf: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
         buf.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

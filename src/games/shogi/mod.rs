@@ -224,7 +224,9 @@ impl<V: Variant> crate::games::info::Learns for Board<V> {
     }
 }
 
-/// The shogi network built into the binary (how it was made: `docs/nnue.md`).
+/// The shogi network built into the binary (how it was made: `docs/nnue.md`), with the feature
+/// `shogi-network` (a default; the browser build leaves it out and fetches the file on demand).
+#[cfg(feature = "shogi-network")]
 static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
     crate::nnue::built_in(
         include_bytes!("shogi.nnue"),
@@ -233,9 +235,12 @@ static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
     )
 });
 
-/// The shogi network built into the binary.
+/// The shogi network built into the binary (none without the feature `shogi-network`).
 fn embedded_network() -> Option<Arc<Network>> {
-    Some(Arc::clone(&EMBEDDED))
+    #[cfg(feature = "shogi-network")]
+    return Some(Arc::clone(&EMBEDDED));
+    #[cfg(not(feature = "shogi-network"))]
+    None
 }
 
 /// Standard 9×9 shogi.

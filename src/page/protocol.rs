@@ -6,7 +6,7 @@ use serde_json::Number;
 
 use crate::core::text::excerpt;
 use crate::engine::{self, Best, Event, GoParams, MateOutcome};
-use crate::games::info::{Example, PageInfo};
+use crate::games::info::{Example, PageInfo, RecordFormat};
 
 /// The most principal variations a `go` may ask for.
 pub const MAX_MULTIPV: u32 = 5;
@@ -221,7 +221,7 @@ pub struct GameEntry {
     /// Its example positions.
     pub examples: Vec<Example>,
     /// Its record formats besides the USI `position` line.
-    pub records: Vec<RecordEntry>,
+    pub records: &'static [RecordFormat],
 }
 
 /// A game as `hello` lists it: its name, and what this server has of it.
@@ -231,15 +231,6 @@ pub struct GameHello {
     pub name: &'static str,
     /// Its exact table, when the game is solved.
     pub exact: Option<ExactEntry>,
-}
-
-/// A record format as `hello` lists it.
-#[derive(Serialize, Debug)]
-pub struct RecordEntry {
-    /// Its name (`kif`), as `record` and `load` name it.
-    pub name: &'static str,
-    /// The extension of its files.
-    pub extension: &'static str,
 }
 
 /// A solved game's exact table as `hello` tells it.
