@@ -402,3 +402,49 @@ def test_the_chooser_marks_its_square(page):
     pg.click(f'#chooser [data-move="{several[0][0]}"]')
     pg.wait_for_function("m => window.tsubamePage.game.moves.slice(-1)[0] === m", arg=several[0][0])
     assert lit_and_chosen(pg) == [[], []]
+
+
+# ------------------------------------------------------------------ 4: the editor's palette
+
+
+def palette_button_shot(pg, sel: str) -> bytes:
+    return pg.locator(sel).screenshot()
+
+
+@pytest.mark.parametrize("game,letter", [("shogi", "K"), ("nanashogi", "K")])
+def test_the_palette_tells_the_sides_and_sits_by_the_board(browser, server, game, letter):
+    """In kanji, Black's and White's palette pieces look different (White's are drawn upside down
+    as on the board; they were the same) and each side's row is named on the page, not only in a
+    tooltip; on a phone the palette sits right below the board (it was ~880 px below), so that a
+    piece is put on the board without a scroll."""
+    pg = open_page(browser, server, game, viewport=PHONE)
+    pg.select_option("#piece-set", "kanji")
+    choose_game(pg, game, "both")
+    pg.click("#edit-toggle")
+    pg.wait_for_selector(f'[data-palette="w-{letter}"]')
+    # Each side's row carries its name, visible.
+    for side, name in [("b", "Black"), ("w", "White")]:
+        named = pg.evaluate(
+            """([side, name]) => { const b = document.querySelector(`[data-palette="${side}-K"]`);
+                 const row = b.parentElement; return Array.from(row.children).some((e) => e.tagName !== 'BUTTON'
+                   && e.textContent.trim() === name && e.getBoundingClientRect().width > 0); }""",
+            [side, name])
+        assert named, f"{name}'s row of the palette is not named"
+    black = palette_button_shot(pg, f'[data-palette="b-{letter}"]')
+    white = palette_button_shot(pg, f'[data-palette="w-{letter}"]')
+    assert black != white, "Black's and White's palette pieces look the same"
+    # The palette right below the board, both in view: no scroll to put a piece.
+    board = pg.locator("#board").bounding_box()
+    palette = pg.locator("#palette").bounding_box()
+    gap = palette["y"] - (board["y"] + board["height"])
+    assert 0 <= gap < 120, gap
+    assert board["y"] >= 0 and palette["y"] + palette["height"] <= PHONE["height"], (board, palette)
+    scrolled = pg.evaluate("() => window.scrollY")
+    target = pg.evaluate("""() => Array.from(document.querySelectorAll('#board [data-square]'))
+                              .find((g) => !g.querySelector('.piece')).dataset.square""")
+    pg.click(f'[data-palette="w-{letter}"]')
+    square(pg, target)
+    assert pg.evaluate("() => window.scrollY") == scrolled
+    assert pg.evaluate("sq => document.querySelector(`#board [data-square='${sq}'] .piece`) !== null", target)
+    close(pg)
+

@@ -1,12 +1,12 @@
-// The position editor: a palette of the game's pieces for each side and an eraser (a click on a
-// square puts the chosen piece there, or takes it away), the pieces in hand of both sides
+// The position editor, below the board: a palette of the game's pieces for each side (a named
+// row each) and an eraser (a click on a square puts the chosen piece there, or takes it away), the pieces in hand of both sides
 // (bounded by the game's set, `page.set`, as the engine counts it), the side to move, the move
 // number and, for a game whose position names it, the square where the last move ended. The
 // position string follows every change; a set-up the page can see is illegal is named at once,
 // and the server checks the rest before the position replaces the game.
 
 import { $ } from './dom.js';
-import { app, current, otherSide, shownState, sideName } from './state.js';
+import { app, bottomSide, current, otherSide, shownState, sideName } from './state.js';
 import { parsePosition, pieceInfo, pieceLabel, squareAt, squareName, writePosition } from './position.js';
 import { checkPosition, newGame } from './play.js';
 import { cancelSearch } from './search.js';
@@ -33,37 +33,68 @@ export function startEditor() {
   cancelSearch();
   app.editing = parsePosition(page, currentSfen() || app.game.start);
   app.editPiece = null;
-  const pal = $('palette');
-  pal.textContent = '';
-  for (const color of ['b', 'w']) {
-    for (const piece of page.pieces) {
-      const p = piece.letter;
-      const b = document.createElement('button');
-      const letter = p.replace('+', '');
-      const shown = pieceLabel(page, p);
-      b.textContent = shown.kanji ? shown.text : (p.startsWith('+') ? '+' : '') + (color === page.first ? letter : letter.toLowerCase());
-      b.setAttribute('aria-label', sideName(color) + ' ' + piece.name);
-      b.title = sideName(color) + ' ' + piece.name;
-      b.dataset.palette = color + '-' + p;
-      b.addEventListener('click', () => {
-        app.editPiece = { letter, color, promoted: p.startsWith('+') };
-        for (const x of pal.children) x.classList.toggle('selected', x === b);
-      });
-      pal.appendChild(b);
-    }
-  }
-  const eraser = document.createElement('button');
-  eraser.textContent = 'erase';
-  eraser.dataset.palette = 'erase';
-  eraser.addEventListener('click', () => {
-    app.editPiece = 'erase';
-    for (const x of pal.children) x.classList.toggle('selected', x === eraser);
-  });
-  pal.appendChild(eraser);
+  buildPalette(page);
   buildHandInputs(page);
   $('edit-last-label').hidden = !page.last_square;
   $('editor').hidden = false;
   editorChanged();
+  // The editor opens below the board: the board and the palette are brought into view together
+  // (on a phone the Edit button is far below them), so that no piece placed needs a scroll.
+  const board = $('board-area').getBoundingClientRect();
+  if (board.top < 0 || $('palette').getBoundingClientRect().bottom > window.innerHeight) {
+    $('board-area').scrollIntoView({ block: 'start' });
+  }
+}
+
+/**
+ * The palette: a row for each side, named, with a button for each of the game's pieces (drawn as
+ * on the board: the side drawn at the top has its pieces upside down, kanji and all, a Latin letter
+ * upright and in its side's case), and the eraser.
+ */
+function buildPalette(page) {
+  const pal = $('palette');
+  pal.textContent = '';
+  const pick = (b, what) => {
+    app.editPiece = what;
+    for (const x of pal.querySelectorAll('button')) x.classList.toggle('selected', x === b);
+  };
+  for (const color of [page.first, otherSide(page.first)]) {
+    const row = document.createElement('div');
+    row.className = 'palette-row';
+    row.dataset.side = color;
+    const name = document.createElement('span');
+    name.className = 'palette-side';
+    name.textContent = sideName(color);
+    row.appendChild(name);
+    for (const piece of page.pieces) {
+      const p = piece.letter;
+      const letter = p.replace('+', '');
+      const shown = pieceLabel(page, p);
+      const b = document.createElement('button');
+      // The piece's shape (a wedge in the games of wedges, else a box) points at the opponent: the
+      // top side's is upside down, with its kanji; a Latin letter stays upright, as on the board.
+      const top = color !== bottomSide();
+      const shape = document.createElement('span');
+      shape.className = 'palette-piece palette-' + page.board + (top ? ' upside-down' : '');
+      const glyph = document.createElement('span');
+      glyph.className = 'palette-glyph' + (shown.kanji ? ' kanji' : top ? ' upside-down' : '');
+      glyph.textContent = shown.kanji ? shown.text : (p.startsWith('+') ? '+' : '') + (color === page.first ? letter : letter.toLowerCase());
+      shape.appendChild(glyph);
+      b.appendChild(shape);
+      b.classList.toggle('promoted', p.startsWith('+'));
+      b.setAttribute('aria-label', sideName(color) + ' ' + piece.name);
+      b.title = sideName(color) + ' ' + piece.name;
+      b.dataset.palette = color + '-' + p;
+      b.addEventListener('click', () => pick(b, { letter, color, promoted: p.startsWith('+') }));
+      row.appendChild(b);
+    }
+    pal.appendChild(row);
+  }
+  const eraser = document.createElement('button');
+  eraser.textContent = 'erase';
+  eraser.dataset.palette = 'erase';
+  eraser.addEventListener('click', () => pick(eraser, 'erase'));
+  pal.lastChild.appendChild(eraser);
 }
 
 /** One number input per side and kind held in hand (games with hands). */
