@@ -448,3 +448,42 @@ def test_the_palette_tells_the_sides_and_sits_by_the_board(browser, server, game
     assert pg.evaluate("sq => document.querySelector(`#board [data-square='${sq}'] .piece`) !== null", target)
     close(pg)
 
+
+# ------------------------------------------------------------------ 9: errors that move nothing
+
+
+def test_errors_move_nothing_and_say_it_once(browser):
+    """On a phone an error does not push the board down (a banner did, 58 px), and a move refused
+    while disconnected says so once (it said so twice, and the board dropped ~180 px)."""
+    port = serve_client.free_port()
+    srv = serve_client.Server(engine_binary(), port)
+    try:
+        ctx = new_context(browser, viewport=PHONE, has_touch=True)
+        pg = ctx.new_page()
+        pg.set_default_timeout(WAIT_MS)
+        pg.goto(f"http://127.0.0.1:{port}/?game=shogi")
+        pg.wait_for_selector('#connection[data-state="open"]')
+        choose_game(pg, "shogi", "both")
+        shown_state(pg)
+        board_top = "() => document.getElementById('board').getBoundingClientRect().top + window.scrollY"
+        top = pg.evaluate(board_top)
+        pg.fill("#position-input", "not a position")
+        pg.click("#load-position")
+        pg.wait_for_selector("#error:not([hidden])")
+        assert pg.evaluate(board_top) == top
+
+        srv.kill(9)
+        pg.wait_for_selector('#connection[data-state="closed"]')
+        pg.evaluate("() => window.scrollTo(0, 0)")
+        square(pg, "7g")
+        square(pg, "7f")
+        pg.wait_for_function("() => /not connected/.test(document.getElementById('error').textContent)")
+        lines = pg.eval_on_selector_all("#error .error-line", "els => els.map((e) => e.textContent)")
+        assert len(lines) == len(set(lines)), lines
+        assert sum("not connected" in t for t in lines) == 1, lines
+        assert pg.evaluate(board_top) == top
+        # The banner covers no control: a click goes through it.
+        assert pg.evaluate("() => getComputedStyle(document.getElementById('error')).pointerEvents") == "none"
+        ctx.close()
+    finally:
+        srv.kill(9)

@@ -1,4 +1,4 @@
-// Small helpers for the page's elements: lookup by id, SVG elements and the error banner.
+// Small helpers for the page's elements: lookup by id, SVG elements and the error banner (a toast).
 
 const SVGNS = 'http://www.w3.org/2000/svg';
 
@@ -15,10 +15,13 @@ export function svg(tag, attrs, parent) {
 
 let errorTimer = null;
 
-/** Shows a line in the error banner (the last four are kept; the banner hides after 15 s). */
+/** Shows a line in the error banner, a toast over the page's foot that moves nothing (the last
+ * four lines are kept; it hides after 15 s). A line already shown is not added again: it moves to
+ * the end, and its time starts again. */
 export function showError(text) {
   const box = $('error');
   box.hidden = false;
+  for (const old of Array.from(box.children)) if (old.textContent === text) old.remove();
   const line = document.createElement('div');
   line.className = 'error-line';
   line.textContent = text;

@@ -55,7 +55,7 @@ export function renderStatus(st) {
   const s = $('status');
   delete s.dataset.result;
   if (!st) {
-    s.textContent = !app.connected ? 'not connected' : app.refused === shownKey() ? 'the server refused this position (see the error above)' : 'asking the server…';
+    s.textContent = !app.connected ? 'not connected' : app.refused === shownKey() ? 'the server refused this position (see the error message)' : 'asking the server…';
     s.dataset.side = '';
     return;
   }
@@ -170,6 +170,8 @@ export function showConnection(status) {
   else if (status.why === 'error') el.textContent = 'cannot connect: ' + status.message;
   else if (status.why === 'idle') el.textContent = 'closed by the server after a while without use: press Reconnect ' + kept;
   else el.textContent = `connection closed: reconnecting in ${status.retryIn} s, or press Reconnect ` + kept;
+  // The whole text, where a phone's header cuts it short (the status line says it too).
+  el.title = el.textContent;
   if (status.state !== 'closed') $('reconnect').hidden = true;
   else if (status.why !== 'error') $('reconnect').hidden = false;
 }
