@@ -487,3 +487,33 @@ def test_errors_move_nothing_and_say_it_once(browser):
         ctx.close()
     finally:
         srv.kill(9)
+
+
+# ------------------------------------------------------------------ 11: the examples
+
+
+def test_examples_once_and_with_their_results(page):
+    """The registry lists no minishogi example twice (a mate in 3 was listed under two names, which
+    the page hid), and an article game loaded from its button shows its result, 0-1 (it was not
+    shown) and the engine waits for Play on, as after a loaded record that ends so."""
+    pg = page
+    examples = pg.evaluate("() => fetch('games.json').then((r) => r.json())"
+                           ".then((g) => g.find((x) => x.name === 'minishogi').examples)")
+    keys = [(e["kind"], e["sfen"], " ".join(e["moves"])) for e in examples]
+    assert len(keys) == len(set(keys)), [e["label"] for e in examples]
+    games = [e for e in examples if e["kind"] == "game"]
+    assert games and all(e["label"].endswith("0-1") for e in games)
+    assert all(e["result"] == {"winner": "w", "reason": "resignation"} for e in games), games
+
+    choose_game(pg, "minishogi", "both")
+    index = next(i for i, e in enumerate(examples) if e["kind"] == "game")
+    pg.click(f'#presets button[data-preset="minishogi-{index}"]')
+    wait_moves(pg, len(games[0]["moves"]))
+    pg.wait_for_selector('#status[data-result="note"]')
+    status = pg.text_content("#status")
+    assert "White wins" in status and "resignation" in status, status
+    assert pg.is_visible("#play-on")
+    # The engine waits: no search starts until Play on.
+    assert pg.evaluate("() => window.tsubamePage.search === null")
+    pg.click("#play-on")
+    pg.wait_for_function("() => !document.getElementById('status').dataset.result")

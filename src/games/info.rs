@@ -278,6 +278,32 @@ pub struct Example {
     /// The example is answered from the game's exact table (the page says when the server has
     /// none).
     pub exact: bool,
+    /// How the game ended after its moves, as its source gives it (a game's `0-1`), when its last
+    /// position does not say so itself (a resignation).
+    pub result: Option<ExampleResult>,
+}
+
+/// How an example game ended, as its source gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExampleResult {
+    /// The side that won (`"b"` Black, `"w"` White), or `None` for a draw.
+    pub winner: Option<&'static str>,
+    /// Why, in the words of the page's records (`resignation`, `agreement`).
+    pub reason: &'static str,
+}
+
+impl ExampleResult {
+    /// The result a game's score gives (`1-0`, `0-1`, `1/2-1/2`), ended by the loser's
+    /// resignation or by a draw agreed; `None` for any other text.
+    pub fn from_score(score: &str) -> Option<ExampleResult> {
+        let (winner, reason) = match score {
+            "1-0" => (Some("b"), "resignation"),
+            "0-1" => (Some("w"), "resignation"),
+            "1/2-1/2" | "½-½" => (None, "agreement"),
+            _ => return None,
+        };
+        Some(ExampleResult { winner, reason })
+    }
 }
 
 impl Example {
@@ -290,6 +316,7 @@ impl Example {
             moves: Vec::new(),
             plies: None,
             exact: false,
+            result: None,
         }
     }
 }

@@ -3,7 +3,7 @@
 //! `engine-tests/data/tsume-minishogi.tsv`), built into the binary so that the page and the tests
 //! share one source.
 
-use crate::games::info::{Example, ExampleKind};
+use crate::games::info::{Example, ExampleKind, ExampleResult};
 
 /// The minishogi article's games: `game`, `start_sfen`, `moves`, `final_sfen` (tab-separated, a
 /// header line first).
@@ -21,24 +21,21 @@ fn rows(tsv: &str) -> impl Iterator<Item = Vec<&str>> {
         .map(|l| l.split('\t').collect())
 }
 
-/// The examples: a mate in 3 from a game, the article's games, then its mates.
+/// The examples: the article's games, then its mates (a few of each length, shortest first).
 pub fn examples() -> Vec<Example> {
-    let mut all = vec![Example {
-        plies: Some(3),
-        ..Example::position(
-            "minishogi mate in 3",
-            ExampleKind::Mate,
-            Some("3k1/2bsg/p4/g2Kp/5 w RBSr 30"),
-        )
-    }];
-    all.extend(rows(GAMES_TSV).filter(|r| r.len() >= 3).map(|r| Example {
-        label: r[0].to_string(),
-        kind: ExampleKind::Game,
-        sfen: Some(r[1].to_string()),
-        moves: r[2].split_whitespace().map(str::to_string).collect(),
-        plies: None,
-        exact: false,
-    }));
+    let mut all: Vec<Example> = rows(GAMES_TSV)
+        .filter(|r| r.len() >= 3)
+        .map(|r| Example {
+            label: r[0].to_string(),
+            kind: ExampleKind::Game,
+            sfen: Some(r[1].to_string()),
+            moves: r[2].split_whitespace().map(str::to_string).collect(),
+            plies: None,
+            exact: false,
+            // The label ends with the game's score (`… (GP 94) 0-1`).
+            result: r[0].rsplit(' ').next().and_then(ExampleResult::from_score),
+        })
+        .collect();
     let mut mates: Vec<(u32, &str)> = rows(MATES_TSV)
         .filter(|r| r.len() >= 2)
         .filter_map(|r| Some((r[1].parse().ok()?, r[0])))
@@ -87,14 +84,37 @@ mod tests {
         }
     }
 
+    /// Every article game carries the result its label gives (both were won by White).
+    #[test]
+    fn the_article_games_carry_their_results() {
+        for g in examples().iter().filter(|e| e.kind == ExampleKind::Game) {
+            assert!(g.label.ends_with(" 0-1"), "{}", g.label);
+            let result = g.result.as_ref().expect("a result");
+            assert_eq!((result.winner, result.reason), (Some("w"), "resignation"));
+        }
+    }
+
+    /// No position is offered twice (a mate in 3 was, under two names).
+    #[test]
+    fn no_example_twice() {
+        let ex = examples();
+        for (i, e) in ex.iter().enumerate() {
+            for o in &ex[..i] {
+                assert!(
+                    (o.kind, &o.sfen, &o.moves) != (e.kind, &e.sfen, &e.moves),
+                    "{} and {} are one example",
+                    o.label,
+                    e.label
+                );
+            }
+        }
+    }
+
     /// A few mates of each length are offered, shortest first, and read as minishogi positions.
     #[test]
     fn a_few_mates_of_each_length() {
         let ex = examples();
-        let mates: Vec<&Example> = ex[1..]
-            .iter()
-            .filter(|e| e.kind == ExampleKind::Mate)
-            .collect();
+        let mates: Vec<&Example> = ex.iter().filter(|e| e.kind == ExampleKind::Mate).collect();
         assert!(mates.len() >= 2);
         for w in mates.windows(2) {
             assert!(w[0].plies <= w[1].plies);

@@ -2,7 +2,7 @@
 // positions that show a rule), and a pasted position string, whose game is told by its ranks.
 
 import { $, showError } from './dom.js';
-import { app } from './state.js';
+import { app, sideName } from './state.js';
 import { detectGame } from './position.js';
 import { startMate } from './search.js';
 import { checkPosition, newGame, showWholeGame } from './play.js';
@@ -20,7 +20,7 @@ export function buildPresets(games) {
     title.className = 'preset-title';
     title.textContent = (entry.title || entry.name) + ':';
     group.appendChild(title);
-    const start = { label: 'start', kind: 'position', sfen: null, moves: [], plies: null, exact: false };
+    const start = { label: 'start', kind: 'position', sfen: null, moves: [], plies: null, exact: false, result: null };
     group.appendChild(presetButton(entry, start, entry.name + '-start'));
     // An example listed twice (the same kind, position and moves under two names) is offered once.
     const seen = new Set();
@@ -45,13 +45,21 @@ function presetButton(entry, example, id) {
 
 /**
  * Sets up a one-click position: its start, its moves (shown at the end, stepped through with the
- * move list), and for an example answered from the game's exact table, the table's mating line
- * (or what the server needs for one).
+ * move list), a game's result as its source gives it, and for an example answered from the game's
+ * exact table, the table's mating line (or what the server needs for one).
  */
 function usePreset(entry, example) {
   const sfen = example.sfen || entry.startpos;
   $('position-input').value = sfen;
   newGame(entry.name, sfen);
+  if (example.result) {
+    // The game's end as its source gives it (a resignation): shown, and in its records; the
+    // engine waits until asked to play on, as after a loaded record.
+    const w = example.result.winner;
+    app.note = (w ? sideName(w) + ' wins' : 'Draw') + ' (' + example.result.reason + ', as the example says)';
+    app.noteResult = { winner: w, reason: example.result.reason };
+    app.recordEnded = true;
+  }
   if (example.moves && example.moves.length) showWholeGame(example.moves);
   if (example.exact && entry.exact) {
     if (entry.exact.loaded) {
