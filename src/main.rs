@@ -249,6 +249,14 @@ enum Command {
         #[command(flatten)]
         tables: ExactTableFiles,
     },
+    /// Writes the page as static files for any static web host, the engine running in the
+    /// browser: the page's own files (`tools/build-web` builds the whole site, adding the
+    /// WebAssembly engine, its worker and the shogi network; docs/web.md).
+    Site {
+        /// The folder to write into (made if missing; files of the same names are replaced).
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// Prints the search parameters that USI options can change (`Tuning`), with the game's
     /// defaults, as SPSA input lines: `name, int, default, min, max, step, 0.002` (OpenBench's
     /// form).
@@ -569,6 +577,11 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
             hash,
             idle_seconds: idle_timeout,
             exact_tables: tables.0,
+        }),
+        Some(Command::Site { out }) => tsubame::serve::write_site(&out).map(|files| {
+            for (name, bytes) in files {
+                println!("{name} {bytes}");
+            }
         }),
         Some(Command::TuneParams { variant, format }) => {
             use tsubame::core::search_params::{SHOGIARENA_SPACE_HEAD, TUNABLES};

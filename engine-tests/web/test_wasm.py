@@ -174,6 +174,18 @@ def test_go_mate_equals_the_native_engine(wasm, game, sfen, answer):
     assert ours == native, out[-3000:]
 
 
+def test_the_bench_signature_equals_the_native_one(wasm):
+    """`bench` in the browser build (the shogi network supplied) searches exactly the nodes the
+    native build does: the same signature. Each prints its speed (docs/web.md compares them)."""
+    native = run_native(["bench", "quit"], timeout=600)
+    ours = run_wasm(wasm, ["bench"])
+    signature = [l for l in native.splitlines() if l.startswith("Nodes searched")]
+    assert len(signature) == 1, native[-2000:]
+    assert [l for l in ours.splitlines() if l.startswith("Nodes searched")] == signature, ours[-2000:]
+    print("native:", next(l for l in native.splitlines() if l.startswith("bench:")))
+    print("wasm:  ", next(l for l in ours.splitlines() if l.startswith("bench:")))
+
+
 def test_the_module_answers_the_handshake_and_errors_like_the_native_engine(wasm):
     lines = ["usi", "isready", "bogus", "go perft 3", "quit"]
     out = run_wasm(wasm, lines)

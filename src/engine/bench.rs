@@ -43,7 +43,11 @@ fn bench_game<G: Game>(
             multipv: 1,
             ..Limits::default()
         };
-        let network = networks.then(|| G::ID.embedded_network()).flatten();
+        // The built-in network, or the one the host supplied where the build leaves it out (the
+        // browser build's shogi), so that the signature is the same in every build.
+        let network = networks
+            .then(|| crate::games::networks::Networks::default().get(G::ID))
+            .flatten();
         let result = super::search_position_with(&pos, limits, 1, tt, &shared, network.as_deref());
         say(&format!(
             "info string {} {sfen}: {} nodes, best {}",

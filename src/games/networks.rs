@@ -81,6 +81,13 @@ pub fn supply(bytes: &[u8]) -> Result<(GameId, String), String> {
     Ok((game, text))
 }
 
+/// Whether `game` has a learned evaluation but no network in this process: none built in (the
+/// browser build's shogi) and none [`supply`] gave. Such a game is played with its hand-written
+/// evaluation until the host supplies the network.
+pub fn missing(game: GameId) -> bool {
+    game.has_network() && game.embedded_network().is_none() && supplied(game).is_none()
+}
+
 /// The network file in `bytes` and the game its header names, checked (a game with networks, the
 /// feature count of that game).
 fn network_of(bytes: &[u8]) -> Result<(GameId, Network), String> {

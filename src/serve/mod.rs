@@ -255,6 +255,50 @@ fn serve_asset(path: &str, headers: &HeaderMap) -> Response {
     response
 }
 
+/// Writes the page as static files into the folder `out` (made if missing) for a static web
+/// host, with the engine left to the browser: every file the server serves (`index.html`, marked
+/// `data-engine="worker"` so that the page runs the engine in a Web Worker, `style.css`,
+/// `favicon.ico`, `games.json`, `js/*.js`) and `examples.json`. `tools/build-web` adds the
+/// engine (`tsubame.wasm`), its worker (`js/worker.js`) and the shogi network. Returns each file
+/// written with its size in bytes.
+pub fn write_site(out: &std::path::Path) -> Result<Vec<(String, usize)>, String> {
+    let mut files: Vec<(String, Vec<u8>)> = ASSETS
+        .iter()
+        .map(|(path, asset)| {
+            let name = match path.as_str() {
+                "/" => "index.html".to_string(),
+                p => p.trim_start_matches('/').to_string(),
+            };
+            let body = if name == "index.html" {
+                asset.body.replacen(
+                    "<html lang=\"en\">",
+                    "<html lang=\"en\" data-engine=\"worker\">",
+                    1,
+                )
+            } else {
+                asset.body.clone()
+            };
+            (name, body.into_bytes())
+        })
+        .collect();
+    files.push((
+        "examples.json".into(),
+        crate::page::examples_json().into_bytes(),
+    ));
+    let mut written = Vec::new();
+    for (name, body) in files {
+        let path = out.join(&name);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+        }
+        std::fs::write(&path, &body)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        written.push((name, body.len()));
+    }
+    Ok(written)
+}
+
 /// The settings of `tsubame serve`.
 #[derive(Clone, Debug)]
 pub struct Config {

@@ -38,13 +38,18 @@
 //! - `tsubame_reply_len() -> usize`: the length of the last reply.
 //! - `tsubame_page(ptr: *const u8, len: usize)`: one message of the page (JSON text, as on
 //!   `tsubame serve`'s WebSocket); every answer and every message of a search it starts goes to
-//!   `tsubame_emit`, and a search runs to its end inside the call. The first call makes the page's
-//!   engine and emits `hello` first.
+//!   `tsubame_emit`, and a search runs to its end inside the call. Without `tsubame_page_open`
+//!   before, the first call opens the page's engine.
+//! - `tsubame_page_open()`: makes the page's engine afresh (as a new WebSocket session of `tsubame
+//!   serve` does) and emits `hello`.
 //! - `tsubame_network(ptr: *const u8, len: usize) -> i32`: a network file (`len` bytes) for the
 //!   game its header names, used by every engine of the module from its next search: how the
 //!   page gives it the shogi network, which this build leaves out. 0 when taken; otherwise the
 //!   reason is the text `tsubame_reply_len()` bytes long at `tsubame_reply()`.
 //! - `tsubame_reply() -> *const u8`: the start of the last reply.
+//! - `tsubame_wants_network(ptr: *const u8, len: usize) -> i32`: 1 when the game named by the
+//!   `len` bytes at `ptr` (a registry name) has a learned evaluation but no network yet (the host
+//!   should fetch `NAME.nnue` and give it to `tsubame_network`), else 0.
 //!
 //! The USI engine is made at the first call of `tsubame_usi` (the default game, options at their
 //! defaults) and kept from call to call; after `quit` the next call starts a fresh one. The
@@ -143,6 +148,16 @@ mod exports {
         }
     }
 
+    /// Makes the page's engine afresh and emits `hello`.
+    #[unsafe(no_mangle)]
+    pub extern "C" fn tsubame_page_open() {
+        PAGE.with_borrow_mut(|page| {
+            *page = None;
+            emit(&tsubame::page::hello(caps(), |_| false));
+            *page = Some(Page::new());
+        });
+    }
+
     /// Carries out one message of the page: its answers, and the messages of the search it
     /// starts, go to the host through `tsubame_emit`.
     ///
@@ -194,6 +209,19 @@ mod exports {
         };
         REPLY.with_borrow_mut(|r| *r = text.into_bytes());
         status
+    }
+
+    /// 1 when the game named at `ptr` has a learned evaluation and no network yet, else 0.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` points to `len` readable bytes (it may be null when `len` is 0).
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn tsubame_wants_network(ptr: *const u8, len: usize) -> i32 {
+        // SAFETY: as the caller promises.
+        let name = std::str::from_utf8(unsafe { bytes(ptr, len) }).unwrap_or("");
+        let game = tsubame::games::GameId::parse(name);
+        i32::from(game.is_some_and(tsubame::games::networks::missing))
     }
 
     /// The start of the last reply (of [`tsubame_usi`] or [`tsubame_network`]).

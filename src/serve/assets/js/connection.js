@@ -1,7 +1,8 @@
 // The engine, as the page sees it: one interface for whatever carries the protocol's messages
-// (docs/serve.md). Today the WebSocket to `tsubame serve` carries them (webSocketTransport,
-// below); a Web Worker running the engine compiled to WebAssembly would be a second transport,
-// chosen here, and no module that uses this one would change.
+// (docs/serve.md). Two transports carry them: the WebSocket to the `tsubame serve` that served
+// the page (webSocketTransport, below), and, in the static site (`tools/build-web`, whose page
+// says `data-engine="worker"` on its root element), a Web Worker that runs the engine compiled
+// to WebAssembly (workerTransport; docs/web.md). No module that uses this one knows which.
 
 /**
  * What the page asks of an engine:
@@ -44,8 +45,9 @@ let countdown = null;
 let transport = null;
 let nextId = 1;
 
-/** The transport of every connection: the one there is today. */
-const makeTransport = webSocketTransport;
+/** The transport of every connection: the Web Worker in the static site, else the WebSocket. */
+const makeTransport =
+  document.documentElement.dataset.engine === 'worker' ? workerTransport : webSocketTransport;
 
 /** Registers the handler of the engine's messages of this `op` (`close`: the connection closed). */
 export function on(op, handler) {
@@ -147,5 +149,65 @@ function webSocketTransport(events) {
   return {
     isOpen: () => ws.readyState === WebSocket.OPEN,
     send: (text) => ws.send(text),
+  };
+}
+
+// ------------------------------------------------------------------ the Web Worker transport
+
+/** The ops of the messages that end the engine's running search. */
+const ENDS_SEARCH = ['go', 'mate', 'stop'];
+
+/** The engine in a Web Worker (js/worker.js, beside this module), for the static site. Where the
+ * page is cross-origin isolated the page and the worker share a count of the messages that end a
+ * search, so that the worker's search ends the moment one is sent; elsewhere the worker runs an
+ * analysis in slices and reads the page's messages between them. */
+function workerTransport(events) {
+  if (typeof Worker === 'undefined' || typeof WebAssembly === 'undefined') {
+    throw new Error('this browser cannot run the engine (it has no Web Worker or WebAssembly)');
+  }
+  const worker = new Worker(new URL('worker.js', import.meta.url));
+  const shared = self.crossOriginIsolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
+  let count = 0;
+  let open = false;
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    open = false;
+    worker.terminate();
+    events.closed({ idle: false });
+  };
+  worker.onmessage = (ev) => {
+    const d = ev.data;
+    if (d.opened) {
+      open = true;
+      events.opened();
+    } else if (typeof d.text === 'string') {
+      events.message(d.text);
+    } else if (d.failed) {
+      showError(d.failed);
+      close();
+    }
+  };
+  worker.onerror = (ev) => {
+    showError('the engine stopped: ' + (ev.message || 'an error in its worker'));
+    close();
+  };
+  worker.postMessage({ init: { shared: shared && shared.buffer } });
+  return {
+    isOpen: () => open,
+    send(text) {
+      let op = null;
+      try {
+        op = JSON.parse(text).op;
+      } catch (e) {
+        // Sent as it is: the engine refuses it.
+      }
+      if (ENDS_SEARCH.includes(op)) {
+        count += 1;
+        if (shared) Atomics.store(shared, 0, count);
+      }
+      worker.postMessage({ text, count });
+    },
   };
 }

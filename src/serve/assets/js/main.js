@@ -32,15 +32,15 @@ import { initDrag } from './drag.js';
 import { clearEditor, currentSfen, editorFields, editorStart, startEditor, stopEditor } from './editor.js';
 import { initKeys } from './input.js';
 
-/** The server's `hello`: the games it offers, each joined to its description in /games.json. */
+/** The engine's `hello`: the games it offers, each joined to its description in games.json. */
 function onHello(msg) {
-  fetch('/games.json')
+  fetch('games.json')
     .then((r) => (r.ok ? r.json() : Promise.reject(new Error('HTTP ' + r.status))))
     .then((described) => {
       msg.games = msg.games.map((g) => Object.assign({}, described.find((d) => d.name === g.name), g));
       startWith(msg);
     })
-    .catch((e) => showError('cannot read the description of the games (/games.json): ' + e.message));
+    .catch((e) => showError('cannot read the description of the games (games.json): ' + e.message));
 }
 
 /** Sets up the page for the server's games (described) and caps. */

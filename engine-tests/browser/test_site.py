@@ -1,0 +1,171 @@
+"""The static site (`tools/build-web`): the page with the engine in the browser, served by a plain
+static file server with no `tsubame` process running.
+
+The site is built from the engine $TSUBAME_WASM (what tools/test-all builds) or
+target/wasm32-unknown-unknown/release/tsubame_web.wasm, and the page's files of $TSUBAME_BIN
+(`tsubame site`). Python's `http.server` serves it. The tests of test_page.py named below run here
+again, unchanged, against this site instead of `tsubame serve`: a whole game of each of the four
+games with a take-back and a mate search, Analyse with two lines and Stop, records exported and
+loaded. Then what only the site has: the worker's engine, the shogi network fetched only when
+shogi is chosen, a game on a phone's touch screen, and Stop during a long analysis.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+
+from test_page import (  # noqa: F401  (fixtures and the tests run again here)
+    REPO,
+    WAIT_MS,
+    browser,
+    choose_game,
+    click_move,
+    engine_binary,
+    move_list,
+    new_context,
+    page,
+    pick_move,
+    shots,
+    shown_state,
+    test_analysis_multipv_and_eval_graph,
+    test_kif_record_round_trip,
+    test_play_takeback_mate,
+    test_promotion_choice,
+    test_usi_record_round_trip,
+    unavailable,
+    wait_moves,
+)
+from test_page_ux import PHONE, close, open_page  # noqa: E402
+
+
+def wasm_path() -> Path:
+    env = os.environ.get("TSUBAME_WASM")
+    if env:
+        return Path(env)
+    target = Path(os.environ.get("CARGO_TARGET_DIR", "target"))
+    if not target.is_absolute():
+        target = REPO / target
+    return target / "wasm32-unknown-unknown" / "release" / "tsubame_web.wasm"
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    """A static file server that logs nothing but counts the requests of each path."""
+
+    requests: list[str] = []
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        Quiet.requests.append(self.path.split("?")[0])
+        super().do_GET()
+
+
+class Site:
+    """The site built into a temporary folder and served on a free loopback port."""
+
+    def __init__(self):
+        wasm = wasm_path()
+        if not wasm.is_file():
+            unavailable(f"{wasm} is not built: rustup target add wasm32-unknown-unknown; "
+                        "cargo build --release --target wasm32-unknown-unknown -p tsubame-web")
+        self.dir = Path(tempfile.mkdtemp(prefix="tsubame-site-"))
+        r = subprocess.run([sys.executable, str(REPO / "tools" / "build-web"), "--out", str(self.dir),
+                            "--wasm", str(wasm), "--tsubame", str(engine_binary())],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr + r.stdout
+        self.report = r.stdout
+        handler = functools.partial(Quiet, directory=str(self.dir))
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
+
+    def stop(self):
+        self.httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The site, under the name test_page.py's tests ask for."""
+    s = Site()
+    yield s
+    s.stop()
+
+
+def test_the_site_holds_the_page_and_the_engine(server):
+    names = {p.relative_to(server.dir).as_posix() for p in server.dir.rglob("*") if p.is_file()}
+    for name in ("index.html", "style.css", "games.json", "js/main.js", "js/connection.js",
+                 "js/worker.js", "tsubame.wasm", "shogi.nnue", "SHA256SUMS"):
+        assert name in names
+    assert 'data-engine="worker"' in (server.dir / "index.html").read_text()
+    # The first load (all but the shogi network) within the issue's 1.5 MB compressed.
+    line = next(l for l in server.report.splitlines() if l.startswith("first load"))
+    assert int(line.split()[3].replace(",", "")) <= 1_500_000, line
+
+
+def test_the_engine_runs_in_the_page_and_fetches_shogi_only_when_chosen(browser, server):
+    """With no `tsubame` serving, the page connects to its worker's engine; the shogi network is
+    not fetched for another game, and is once shogi is chosen; the engine then plays shogi."""
+    Quiet.requests.clear()
+    pg = open_page(browser, server, "minishogi")
+    assert "/tsubame.wasm" in Quiet.requests, Quiet.requests
+    assert "/shogi.nnue" not in Quiet.requests, Quiet.requests
+    assert pg.get_attribute("html", "data-engine") == "worker"
+    choose_game(pg, "shogi", "b", ("depth", 3))
+    click_move(pg, "shogi", "7g7f")
+    wait_moves(pg, 1)
+    legal = shown_state(pg)["legal"]
+    wait_moves(pg, 2)
+    assert "/shogi.nnue" in Quiet.requests, Quiet.requests
+    assert move_list(pg)[1] in legal
+    close(pg)
+
+
+def test_a_game_on_a_phone(browser, server):
+    """On a 390×844 touch screen: three moves of nana shogi and of minishogi against the engine,
+    each answered with a legal move."""
+    for game in ("nanashogi", "minishogi"):
+        pg = open_page(browser, server, game, viewport=PHONE, has_touch=True, is_mobile=True)
+        choose_game(pg, game, "b", ("depth", 2))
+        for i in range(3):
+            wait_moves(pg, 2 * i)
+            st = shown_state(pg)
+            if st["result"]:
+                break
+            mv = pick_move(game, st["legal"], 2 * i)
+            click_move(pg, game, mv)
+            wait_moves(pg, 2 * i + 2)
+            moves = move_list(pg)
+            assert moves[2 * i] == mv
+            legal_after = pg.evaluate(
+                "ms => { const a = window.tsubamePage; const s = a.states.get(a.game.name + '|' +"
+                " a.game.start + '|' + ms.join(' ')); return s ? s.legal : null; }",
+                moves[: 2 * i + 1],
+            )
+            assert moves[2 * i + 1] in legal_after
+        close(pg)
+
+
+def test_stop_ends_a_long_analysis(browser, server):
+    """Analyse without a limit runs on (its depth grows across the worker's slices) until Stop,
+    which ends it within moments, with a line of legal moves."""
+    pg = open_page(browser, server, "minishogi")
+    pg.click("#analyse")
+    pg.wait_for_function(
+        "() => { const m = /depth (\\d+)/.exec(document.getElementById('analysis-info').textContent);"
+        " return m && Number(m[1]) >= 6; }")
+    legal = shown_state(pg)["legal"]
+    pg.click("#analyse")
+    pg.wait_for_selector('#analyse[data-running="0"]', timeout=10_000)
+    line = pg.get_attribute('#pv-lines li[data-multipv="1"]', "data-pv").split()
+    assert line and line[0] in legal
+    close(pg)
