@@ -31,8 +31,19 @@
 /** The first slice of an analysis, and the longest, in milliseconds. */
 const SLICE_MS = 200;
 const SLICE_MAX_MS = 1600;
-/** The module, beside the page (one folder up from this script). */
-const MODULE_URL = new URL('../tsubame.wasm', self.location.href).href;
+/** A module of one function that uses WebAssembly's SIMD: valid where the browser has it. */
+const SIMD_PROBE = new Uint8Array([
+  0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, // magic, version
+  1, 5, 1, 0x60, 0, 1, 0x7b, // a type: () -> v128
+  3, 2, 1, 0, // one function of it
+  0x0a, 0x16, 1, 0x14, 0, 0xfd, 0x0c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0b, // v128.const 0
+]);
+/** The module, beside the page (one folder up from this script): the build with SIMD, or the
+ * one without where the browser has none. */
+const MODULE_URL = new URL(
+  WebAssembly.validate(SIMD_PROBE) ? '../tsubame.wasm' : '../tsubame-scalar.wasm',
+  self.location.href,
+).href;
 /** The Cache API's store for the network. */
 const CACHE_NAME = 'tsubame-networks';
 
@@ -206,9 +217,17 @@ async function pump() {
       }
       const op = msg && msg.op;
       if (analysis && endsSearch(op)) {
-        // Its answer, as when `tsubame serve` stops a search for the next.
-        if (analysis.best) send(analysis.best);
+        // Its answer, as when `tsubame serve` stops a search for the next: the last slice's, or,
+        // before any slice ended, that of a search of the position ended at once.
+        const { best, text: asked } = analysis;
         analysis = null;
+        if (best) {
+          send(best);
+        } else {
+          sliceEnd = performance.now();
+          call(asked);
+          sliceEnd = Infinity;
+        }
       }
       if (msg && typeof msg.game === 'string') {
         const fetching = fetchNetwork(msg.game);

@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from test_page import (  # noqa: F401  (fixtures and the tests run again here)
+    FIRST,
     REPO,
     WAIT_MS,
     browser,
@@ -55,6 +56,17 @@ def wasm_path() -> Path:
     if not target.is_absolute():
         target = REPO / target
     return target / "wasm32-unknown-unknown" / "release" / "tsubame_web.wasm"
+
+
+def legal_after(pg, moves: list[str]) -> list[str]:
+    """The legal moves the engine gave the page for the game's start and `moves`."""
+    legal = pg.evaluate(
+        "ms => { const a = window.tsubamePage; const s = a.states.get(a.game.name + '|' +"
+        " a.game.start + '|' + ms.join(' ')); return s ? s.legal : null; }",
+        moves,
+    )
+    assert legal is not None, moves
+    return legal
 
 
 class Quiet(http.server.SimpleHTTPRequestHandler):
@@ -122,21 +134,20 @@ def test_the_engine_runs_in_the_page_and_fetches_shogi_only_when_chosen(browser,
     assert pg.get_attribute("html", "data-engine") == "worker"
     choose_game(pg, "shogi", "b", ("depth", 3))
     click_move(pg, "shogi", "7g7f")
-    wait_moves(pg, 1)
-    legal = shown_state(pg)["legal"]
     wait_moves(pg, 2)
     assert "/shogi.nnue" in Quiet.requests, Quiet.requests
-    assert move_list(pg)[1] in legal
+    moves = move_list(pg)
+    assert moves[1] in legal_after(pg, moves[:1])
     close(pg)
 
 
 def test_a_game_on_a_phone(browser, server):
-    """On a 390×844 touch screen: three moves of nana shogi and of minishogi against the engine,
-    each answered with a legal move."""
-    for game in ("nanashogi", "minishogi"):
+    """On a 390×844 touch screen: two moves of each game against the engine, each answered with a
+    legal move."""
+    for game in ("shogi", "minishogi", "nanashogi", "giveandtake"):
         pg = open_page(browser, server, game, viewport=PHONE, has_touch=True, is_mobile=True)
-        choose_game(pg, game, "b", ("depth", 2))
-        for i in range(3):
+        choose_game(pg, game, FIRST[game], ("depth", 2))
+        for i in range(2):
             wait_moves(pg, 2 * i)
             st = shown_state(pg)
             if st["result"]:
@@ -146,12 +157,7 @@ def test_a_game_on_a_phone(browser, server):
             wait_moves(pg, 2 * i + 2)
             moves = move_list(pg)
             assert moves[2 * i] == mv
-            legal_after = pg.evaluate(
-                "ms => { const a = window.tsubamePage; const s = a.states.get(a.game.name + '|' +"
-                " a.game.start + '|' + ms.join(' ')); return s ? s.legal : null; }",
-                moves[: 2 * i + 1],
-            )
-            assert moves[2 * i + 1] in legal_after
+            assert moves[2 * i + 1] in legal_after(pg, moves[: 2 * i + 1])
         close(pg)
 
 
@@ -159,6 +165,10 @@ def test_stop_ends_a_long_analysis(browser, server):
     """Analyse without a limit runs on (its depth grows across the worker's slices) until Stop,
     which ends it within moments, with a line of legal moves."""
     pg = open_page(browser, server, "minishogi")
+    # Stop pressed at once, before the first slice has ended, is answered too.
+    pg.click("#analyse")
+    pg.click("#analyse")
+    pg.wait_for_selector('#analyse[data-running="0"]', timeout=10_000)
     pg.click("#analyse")
     pg.wait_for_function(
         "() => { const m = /depth (\\d+)/.exec(document.getElementById('analysis-info').textContent);"
