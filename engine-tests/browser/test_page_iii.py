@@ -25,7 +25,7 @@ from test_page import (  # noqa: F401  (fixtures)
     square,
     wait_moves,
 )
-from test_page_ux import PHONE, close, open_page, page  # noqa: F401  (fixtures)
+from test_page_ux import PHONE, close, load, open_page, page  # noqa: F401  (fixtures)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 import serve_client  # noqa: E402
@@ -517,3 +517,104 @@ def test_examples_once_and_with_their_results(page):
     assert pg.evaluate("() => window.tsubamePage.search === null")
     pg.click("#play-on")
     pg.wait_for_function("() => !document.getElementById('status').dataset.result")
+
+
+# ------------------------------------------------------------------ 3: kanji on every machine
+
+
+def platform_fonts(pg, selector: str) -> list[dict]:
+    """The fonts Chromium drew the text of the element `selector` with (DevTools'
+    CSS.getPlatformFontsForNode: `familyName`, `isCustomFont` (a web font), `glyphCount`)."""
+    cdp = pg.context.new_cdp_session(pg)
+    try:
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+        assert node, selector
+        return cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    finally:
+        cdp.detach()
+
+
+def drawn_alike(pg, selector: str, chars: list[str]) -> list[list[str]]:
+    """The characters `chars` drawn on a canvas in the font of the element `selector`, grouped by
+    their pixels: an empty box (a character no font has) looks like every other one."""
+    return pg.evaluate(
+        """([sel, chars]) => {
+             const font = getComputedStyle(document.querySelector(sel)).fontFamily;
+             const c = document.createElement('canvas'); c.width = c.height = 64;
+             const ctx = c.getContext('2d', { willReadFrequently: true });
+             const groups = new Map();
+             for (const ch of chars) {
+               ctx.clearRect(0, 0, 64, 64); ctx.font = '48px ' + font; ctx.fillText(ch, 4, 52);
+               const key = Array.from(ctx.getImageData(0, 0, 64, 64).data).join(',');
+               groups.set(key, (groups.get(key) || []).concat([ch]));
+             }
+             return Array.from(groups.values());
+           }""",
+        [selector, chars])
+
+
+def web_font_only(fonts: list[dict]) -> bool:
+    return bool(fonts) and all(f["isCustomFont"] and f["familyName"].startswith("Noto Serif CJK JP")
+                               for f in fonts)
+
+
+@pytest.mark.parametrize("game,sfen", [
+    ("shogi", None), ("minishogi", None),
+    ("nanashogi", "2k/M2/1CK b b 1"),  # its start has every piece in hand
+], ids=["shogi", "minishogi", "nanashogi"])
+def test_kanji_pieces_are_drawn_in_the_pages_font(browser, server, game, sfen):
+    """The kanji pieces (the default set) are drawn with the page's own font, a subset of Noto Serif
+    CJK JP served at /pieces.woff2, and each kanji looks different: on a machine without a
+    Japanese font (this one) every piece was the same empty box."""
+    pg = open_page(browser, server, game)
+    if sfen:
+        load(pg, game, sfen)
+    assert pg.eval_on_selector("#piece-set", "s => s.value") == "kanji"
+    pg.evaluate("() => document.fonts.ready")
+    loaded = pg.evaluate("""() => Array.from(document.fonts).filter((f) => f.family.replace(/"/g, '')
+                              === 'Tsubame Kanji').map((f) => f.status)""")
+    assert loaded == ["loaded"], loaded
+    pieces = pg.evaluate("""() => Array.from(document.querySelectorAll('#board .piece-letter.piece-kanji'))
+                              .map((t) => t.textContent)""")
+    assert pieces, "no kanji piece on the board"
+    fonts = platform_fonts(pg, "#board .piece-letter.piece-kanji")
+    assert web_font_only(fonts), fonts
+    if game == "nanashogi":  # the face each piece turns to next, "→犬"
+        fonts = platform_fonts(pg, "#board .next-face.piece-kanji")
+        assert any(f["isCustomFont"] for f in fonts), fonts
+    kanji = sorted(set("".join(pieces)))
+    alike = [g for g in drawn_alike(pg, "#board .piece-letter.piece-kanji", kanji) if len(g) > 1]
+    assert not alike, f"drawn the same: {alike}"
+    close(pg)
+
+
+def test_hands_label_and_japanese_moves_in_the_pages_font(page):
+    """The hand buttons' kanji, the notation's label "Japanese (☗7六歩)" and a move written in
+    Japanese are drawn with the page's font (they were empty boxes without a Japanese font)."""
+    pg = page
+    load(pg, "shogi", "4k4/9/9/9/9/9/9/9/4K4 b RBGSNLP 1")
+    pg.wait_for_selector('[data-hand="b-R"]')
+    pg.select_option("#notation", "japanese")
+    pg.evaluate("() => document.fonts.ready")
+    hand = pg.evaluate("""() => Array.from(document.querySelectorAll('.hand-piece.piece-kanji'))
+                            .map((b) => b.firstChild.textContent)""")
+    assert sorted(hand) == sorted("飛角金銀桂香歩"), hand
+    for sel in ['[data-hand="b-R"]', "#notation"]:
+        fonts = platform_fonts(pg, sel)
+        assert any(f["isCustomFont"] and f["familyName"].startswith("Noto Serif CJK JP") for f in fonts), \
+            (sel, fonts)
+    alike = [g for g in drawn_alike(pg, '[data-hand="b-R"]', hand) if len(g) > 1]
+    assert not alike, f"drawn the same: {alike}"
+    label = pg.eval_on_selector("#notation", "s => s.selectedOptions[0].textContent")
+    assert label == "Japanese (☗7六歩)"
+    alike = [g for g in drawn_alike(pg, "#notation", list("☗六歩")) if len(g) > 1]
+    assert not alike, f"drawn the same: {alike}"
+    click_move(pg, "shogi", "5i4h")
+    wait_moves(pg, 1)
+    text = pg.text_content("#move-list li:last-child")
+    assert "☗4八玉" in text, text
+    fonts = platform_fonts(pg, "#move-list li:last-child")
+    assert any(f["isCustomFont"] for f in fonts), fonts

@@ -41,6 +41,18 @@ const INDEX_HTML: &str = include_str!("assets/index.html");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 /// The page's icon (a swallow, tsubame), served at `/favicon.ico`.
 const FAVICON_SVG: &str = include_str!("assets/favicon.svg");
+/// The page's kanji font (issue 68): a subset of Noto Serif CJK JP Bold holding only the
+/// characters the page draws in it ([`KANJI_CHARS`]), served at `/pieces.woff2` for style.css's
+/// "Tsubame Kanji" face, so that the pieces and the Japanese notation look the same on every
+/// machine, one without a Japanese font too. `tools/make-font` makes it.
+const KANJI_WOFF2: &[u8] = include_bytes!("assets/pieces.woff2");
+/// The font's license (the SIL Open Font License 1.1, and which font, version and source),
+/// served beside it at `/pieces-LICENSE.txt`.
+const KANJI_LICENSE: &str = include_str!("assets/pieces-LICENSE.txt");
+/// The characters of [`KANJI_WOFF2`], as `tools/make-font` subset it (a test checks that every
+/// character the page draws in it is there).
+#[cfg(test)]
+const KANJI_CHARS: &str = include_str!("assets/pieces-chars.txt");
 
 /// The page's scripts, ES modules built into the binary, each served at `/js/NAME`: `main.js`,
 /// which the page loads, imports the others (docs/serve.md lists what each holds).
@@ -78,10 +90,11 @@ pub const SCRIPTS: &[(&str, &str)] = &[
     ("view.js", include_str!("assets/js/view.js")),
 ];
 
-/// An embedded file as it is served: its type, its text and gzip forms, and their ETags.
+/// An embedded file as it is served: its type, its plain and gzip forms, and their ETags.
 struct Asset {
     content_type: &'static str,
-    body: String,
+    body: Vec<u8>,
+    /// Empty for a file that gzip would not make smaller (the font, compressed already).
     gzip: Vec<u8>,
     /// The ETag of the text form; the gzip form's is the same with `-gz` before the closing
     /// quote.
@@ -90,15 +103,24 @@ struct Asset {
 
 impl Asset {
     fn new(body: String, content_type: &'static str) -> Asset {
-        use std::hash::Hasher;
         let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
         let gzip = encoder
             .write_all(body.as_bytes())
             .and_then(|()| encoder.finish())
             .unwrap_or_default();
+        Asset::with_gzip(body.into_bytes(), gzip, content_type)
+    }
+
+    /// A file served as it is, never gzipped (one compressed already, as a WOFF2 font is).
+    fn plain(body: &[u8], content_type: &'static str) -> Asset {
+        Asset::with_gzip(body.to_vec(), Vec::new(), content_type)
+    }
+
+    fn with_gzip(body: Vec<u8>, gzip: Vec<u8>, content_type: &'static str) -> Asset {
+        use std::hash::Hasher;
         // FNV-1a: the same text always has the same tag, in every build and every run.
         let mut hash = Fnv(0xcbf2_9ce4_8422_2325);
-        hash.write(body.as_bytes());
+        hash.write(&body);
         Asset {
             content_type,
             body,
@@ -146,6 +168,14 @@ static ASSETS: std::sync::LazyLock<Vec<(String, Asset)>> = std::sync::LazyLock::
         (
             "/games.json".to_string(),
             Asset::new(games_json(), "application/json"),
+        ),
+        (
+            "/pieces.woff2".to_string(),
+            Asset::plain(KANJI_WOFF2, "font/woff2"),
+        ),
+        (
+            "/pieces-LICENSE.txt".to_string(),
+            Asset::new(KANJI_LICENSE.to_string(), "text/plain; charset=utf-8"),
         ),
     ];
     for (name, body) in SCRIPTS {
@@ -258,7 +288,7 @@ fn serve_asset(path: &str, headers: &HeaderMap) -> Response {
 /// Writes the page as static files into the folder `out` (made if missing) for a static web
 /// host, with the engine left to the browser: every file the server serves (`index.html`, marked
 /// `data-engine="worker"` so that the page runs the engine in a Web Worker, `style.css`,
-/// `favicon.ico`, `games.json`, `js/*.js`) and `examples.json`. `tools/build-web` adds the
+/// `favicon.ico`, `games.json`, `pieces.woff2` and its license, `js/*.js`) and `examples.json`. `tools/build-web` adds the
 /// engine (`tsubame.wasm`), its worker (`js/worker.js`) and the shogi network. Returns each file
 /// written with its size in bytes.
 pub fn write_site(out: &std::path::Path) -> Result<Vec<(String, usize)>, String> {
@@ -270,15 +300,17 @@ pub fn write_site(out: &std::path::Path) -> Result<Vec<(String, usize)>, String>
                 p => p.trim_start_matches('/').to_string(),
             };
             let body = if name == "index.html" {
-                asset.body.replacen(
-                    "<html lang=\"en\">",
-                    "<html lang=\"en\" data-engine=\"worker\">",
-                    1,
-                )
+                String::from_utf8_lossy(&asset.body)
+                    .replacen(
+                        "<html lang=\"en\">",
+                        "<html lang=\"en\" data-engine=\"worker\">",
+                        1,
+                    )
+                    .into_bytes()
             } else {
                 asset.body.clone()
             };
-            (name, body.into_bytes())
+            (name, body)
         })
         .collect();
     files.push((
@@ -411,6 +443,8 @@ async fn serve(config: Config) -> Result<(), String> {
         .route("/style.css", get(asset))
         .route("/favicon.ico", get(asset))
         .route("/games.json", get(asset))
+        .route("/pieces.woff2", get(asset))
+        .route("/pieces-LICENSE.txt", get(asset))
         .route("/health", get(health))
         .route("/examples.json", get(examples_json))
         .route("/ws", get(websocket))
@@ -424,7 +458,8 @@ async fn serve(config: Config) -> Result<(), String> {
         .map_err(|e| format!("the server stopped: {e}"))
 }
 
-/// `GET /`, `/style.css`, `/favicon.ico` and `/js/NAME`: the embedded files ([`serve_asset`]).
+/// `GET /`, `/style.css`, `/favicon.ico`, `/pieces.woff2`, `/pieces-LICENSE.txt` and `/js/NAME`:
+/// the embedded files ([`serve_asset`]).
 async fn asset(uri: axum::http::Uri, headers: HeaderMap) -> Response {
     serve_asset(uri.path(), &headers)
 }
@@ -541,6 +576,98 @@ mod tests {
                 assert_eq!(line.matches('`').count() % 2, 0, "{name}: {line}");
             }
         }
+    }
+
+    /// Whether the page draws `c` in its kanji font: kana, CJK ideographs and punctuation,
+    /// full-width forms, and ☖☗ (tools/make-font's test, the same).
+    fn drawn_in_kanji_font(c: char) -> bool {
+        matches!(c as u32, 0x2616 | 0x2617 | 0x3000..=0x30FF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF
+            | 0xFF00..=0xFFEF)
+    }
+
+    /// Every character the page can draw in the kanji font is in its subset (issue 68): every
+    /// game's pieces' kanji, its Japanese notation's files and ranks, and the Japanese characters
+    /// of the page and its scripts (the notation's 同, 成, 打, 右…, the label "Japanese
+    /// (☗7六歩)"). When this fails, run tools/make-font.
+    #[test]
+    fn the_kanji_font_holds_every_character_the_page_draws() {
+        let mut drawn: Vec<(char, String)> = Vec::new();
+        for g in GameId::ALL {
+            let page = g.info().page;
+            let texts = page
+                .pieces
+                .iter()
+                .map(|p| p.kanji)
+                .chain([page.notation.japanese_files, page.notation.japanese_ranks]);
+            for text in texts {
+                drawn.extend(text.chars().map(|c| (c, format!("{g}'s descriptor"))));
+            }
+        }
+        for (name, text) in SCRIPTS.iter().chain([&("index.html", INDEX_HTML)]) {
+            drawn.extend(text.chars().map(|c| (c, name.to_string())));
+        }
+        let drawn: Vec<_> = drawn
+            .into_iter()
+            .filter(|(c, _)| drawn_in_kanji_font(*c))
+            .collect();
+        for kanji in ['玉', '飛', '歩', '龍', '燕', '☗', '☖', '六', '同', '打'] {
+            assert!(
+                drawn.iter().any(|(c, _)| *c == kanji),
+                "{kanji} is not drawn"
+            );
+        }
+        let font: Vec<char> = KANJI_CHARS.trim_end().chars().collect();
+        for (c, from) in &drawn {
+            assert!(
+                font.contains(c),
+                "{c} ({from}) is not in assets/pieces-chars.txt: run tools/make-font"
+            );
+        }
+        assert!(font.iter().all(|c| drawn_in_kanji_font(*c)), "{font:?}");
+        assert!(font.is_sorted() && font.windows(2).all(|w| w[0] != w[1]));
+    }
+
+    /// style.css's face of the font names exactly the font's characters in its unicode-range, and
+    /// the font file by a relative path (the static site serves the page under any folder); the
+    /// font is served as WOFF2, not gzipped again, and is small (tens of KB at most).
+    #[test]
+    fn the_kanji_font_face_and_file_agree() {
+        let face = STYLE_CSS
+            .lines()
+            .find(|l| l.starts_with("@font-face { font-family: \"Tsubame Kanji\";"))
+            .expect("the font's face");
+        assert!(
+            face.contains("src: url(pieces.woff2) format(\"woff2\");"),
+            "{face}"
+        );
+        let range = face
+            .split("unicode-range: ")
+            .nth(1)
+            .and_then(|r| r.split(';').next())
+            .expect("a unicode-range");
+        let mut named = Vec::new();
+        for part in range.split(", ") {
+            let hex = |h: &str| u32::from_str_radix(h, 16).expect(part);
+            let (a, b) = match part.trim_start_matches("U+").split_once('-') {
+                Some((a, b)) => (hex(a), hex(b)),
+                None => (hex(&part[2..]), hex(&part[2..])),
+            };
+            named.extend((a..=b).map(|c| char::from_u32(c).expect(part)));
+        }
+        let font: Vec<char> = KANJI_CHARS.trim_end().chars().collect();
+        assert_eq!(
+            named, font,
+            "style.css's unicode-range: run tools/make-font"
+        );
+        assert_eq!(&KANJI_WOFF2[..4], b"wOF2");
+        assert!(KANJI_WOFF2.len() < 30_000, "{} bytes", KANJI_WOFF2.len());
+        assert!(KANJI_LICENSE.contains("SIL OPEN FONT LICENSE Version 1.1"));
+        let mut headers = HeaderMap::new();
+        headers.insert(header::ACCEPT_ENCODING, HeaderValue::from_static("gzip"));
+        let response = serve_asset("/pieces.woff2", &headers);
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(response.headers()[header::CONTENT_TYPE], "font/woff2");
+        assert!(response.headers().get(header::CONTENT_ENCODING).is_none());
     }
 
     /// docs/rules.md's example of a nana shogi position is one the engine takes.
