@@ -12,7 +12,7 @@ import { resetClock } from './clock.js';
 import { cancelSearch, onInfo, startAnalysis, startMate } from './search.js';
 import {
   goToPly, maybeEngineMove, newGame, onClose, onError, onSearchEnd, onState, playMove, legalNow, requestShown,
-  takeBack, toggleAnalysis,
+  resign, takeBack, toggleAnalysis,
 } from './play.js';
 import { saveSettings, settings } from './settings.js';
 import {
@@ -135,6 +135,7 @@ function wire() {
   $('reconnect').addEventListener('click', connect);
   $('new-game').addEventListener('click', () => newGame(app.game.name, null));
   $('takeback').addEventListener('click', takeBack);
+  $('resign').addEventListener('click', resign);
   $('flip').addEventListener('click', () => {
     app.flipped = !app.flipped;
     render();

@@ -4,7 +4,7 @@
 // connection. The views are told by the page's events (state.js), never called from here.
 
 import { $, showError } from './dom.js';
-import { app, current, emit, gameEntry, key, lastKey, shownKey, shownMoves, shownState, startposOf } from './state.js';
+import { app, current, emit, gameEntry, key, lastKey, shownKey, shownMoves, shownState, sideName, startposOf } from './state.js';
 import { moveSquares, parsePosition, pieceOn } from './position.js';
 import { send } from './connection.js';
 import * as fromTo from './input-from-to.js';
@@ -191,6 +191,27 @@ export function toggleAnalysis() {
     maybeEngineMove();
   }
   emit('search');
+  emit('render');
+}
+
+/** Whether the player may resign now: a game goes on at its last move and it is the player's
+ * turn (a resignation is the move of the side to move, as the records write it). */
+export function canResign() {
+  const st = shownState();
+  const g = app.game;
+  if (!st || st.result || app.note || app.editing || g.cursor !== g.moves.length) return false;
+  return !isEngineSide(st.side);
+}
+
+/** The player to move resigns: the game ends as a resignation, which the records write (KIF and
+ * CSA alike). */
+export function resign() {
+  if (!canResign()) return;
+  const loser = shownState().side;
+  const winner = loser === 'b' ? 'w' : 'b';
+  app.note = sideName(winner) + ' wins: ' + sideName(loser) + ' resigned';
+  app.noteResult = { winner, reason: 'resignation' };
+  cancelSearch();
   emit('render');
 }
 

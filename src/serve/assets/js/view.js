@@ -10,7 +10,7 @@ import { drawEvalGraph } from './graph.js';
 import { drawHands } from './hands.js';
 import { hasNotation, moveText } from './notation.js';
 import { settings } from './settings.js';
-import { canMoveHere, goToPly, syntaxOf } from './play.js';
+import { canMoveHere, canResign, goToPly, syntaxOf } from './play.js';
 
 /** Redraws everything that shows the position at the cursor. */
 export function render() {
@@ -34,6 +34,7 @@ export function render() {
   renderClocks();
   $('pass').hidden = !(st && !app.editing && st.legal.includes('pass') && canMoveHere(st));
   $('play-on').hidden = !(app.recordEnded && app.note);
+  $('resign').disabled = !canResign();
   renderChoices(page);
 }
 
@@ -84,8 +85,9 @@ export function renderStatus(st) {
   s.dataset.side = st.side;
 }
 
-/** The move list, in the notation chosen (each move also carries its move string, `data-usi`);
- * it scrolls itself to the current move, never the page. */
+/** The move list, in the notation chosen, in numbered pairs (each pair's first move carries its
+ * number, `data-num`; each move its move string, `data-usi`, and its mover, `data-side`); it
+ * scrolls itself to the current move, never the page. */
 function renderMoveList() {
   const ol = $('move-list');
   const entry = current();
@@ -99,7 +101,9 @@ function renderMoveList() {
     const li = document.createElement('li');
     li.dataset.ply = String(i + 1);
     li.dataset.usi = m;
+    if (i % 2 === 0) li.dataset.num = String(i / 2 + 1);
     const before = app.states.get(key(g.name, g.start, g.moves.slice(0, i)));
+    if (before) li.dataset.side = before.side;
     li.textContent = entry ? moveText(entry.page, m, before, i > 0 ? g.moves[i - 1] : null, settings.notation) : m;
     ol.appendChild(li);
   });
