@@ -70,3 +70,37 @@ def test_the_move_list_in_numbered_pairs(page):
     assert rows[0][0] == rows[1][0] < rows[2][0], rows
     assert [r[2] for r in rows] == ["b", "w", "b"]
     assert rows[0][3] == '"1. "' and rows[2][3] == '"2. "', rows
+
+
+def test_the_best_move_arrow_and_the_evaluation_bar(page):
+    """While analysing, the best line's first move is drawn over the board as an arrow from its
+    square to its destination, and the evaluation bar beside the board shows the score in pawns
+    with the first mover's share; the arrow goes when the analysis stops and the position
+    changes."""
+    pg = page
+    choose_game(pg, "minishogi", "both")
+    assert pg.text_content("#eval-label") == ""
+    pg.click("#analyse")
+    pg.wait_for_selector("#board .best-arrow[data-move]")
+    pg.wait_for_function("() => /depth [3-9]/.test(document.getElementById('analysis-info').textContent)")
+    pg.click("#analyse")
+    pg.wait_for_selector('#analyse[data-running="0"]')
+    best = pg.get_attribute('#pv-lines li[data-multipv="1"]', "data-pv").split()[0]
+    # The last info drawn names the arrow's move (the arrow was drawn with it).
+    pg.click("#analyse")
+    pg.wait_for_function(
+        "m => { const a = document.querySelector('#board .best-arrow'); const l = document.querySelector("
+        "'#pv-lines li[data-multipv=\"1\"]'); return a && l && a.dataset.move === l.dataset.pv.split(' ')[0]; }",
+        arg=best)
+    shaft = pg.locator("#board .best-arrow .arrow-shaft, #board .best-arrow .arrow-ring")
+    assert shaft.count() == 1
+    pg.click("#analyse")
+    pg.wait_for_selector('#analyse[data-running="0"]')
+    label, score, share = pg.evaluate(
+        "() => { const b = document.getElementById('eval-bar'); return [document.getElementById("
+        "'eval-label').textContent, Number(b.dataset.score), Number(b.getAttribute('aria-valuenow'))]; }")
+    assert label in (f"{score / 100:+.1f}", f"M{10000 - abs(score)}", f"-M{10000 - abs(score)}"), (label, score)
+    assert 0 <= share <= 100 and ((share > 50) == (score > 0) or share == 50), (share, score)
+    click_move(pg, "minishogi", "5e4d")
+    wait_moves(pg, 1)
+    assert pg.locator("#board .best-arrow").count() == 0

@@ -58,6 +58,7 @@ const KANJI_CHARS: &str = include_str!("assets/pieces-chars.txt");
 /// which the page loads, imports the others (docs/serve.md lists what each holds).
 pub const SCRIPTS: &[(&str, &str)] = &[
     ("analysis.js", include_str!("assets/js/analysis.js")),
+    ("arrows.js", include_str!("assets/js/arrows.js")),
     ("board-cubes.js", include_str!("assets/js/board-cubes.js")),
     ("board-discs.js", include_str!("assets/js/board-discs.js")),
     ("board-wedges.js", include_str!("assets/js/board-wedges.js")),
@@ -68,6 +69,7 @@ pub const SCRIPTS: &[(&str, &str)] = &[
     ("dom.js", include_str!("assets/js/dom.js")),
     ("drag.js", include_str!("assets/js/drag.js")),
     ("editor.js", include_str!("assets/js/editor.js")),
+    ("evalbar.js", include_str!("assets/js/evalbar.js")),
     ("graph.js", include_str!("assets/js/graph.js")),
     ("hands.js", include_str!("assets/js/hands.js")),
     (

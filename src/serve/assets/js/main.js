@@ -21,6 +21,8 @@ import {
 import { focusBoard } from './board.js';
 import { hideChooser } from './chooser.js';
 import { drawEvalGraph } from './graph.js';
+import { drawBestArrow } from './arrows.js';
+import { drawEvalBar } from './evalbar.js';
 import { clearMate, mateAsked, mateEnded, mateFound, mateProgress, redrawMateLine } from './mate.js';
 import { buildPresets, loadPosition } from './presets.js';
 import {
@@ -109,7 +111,9 @@ function listenAll() {
   listen('asked', analysisAsked);
   listen('info', mateProgress);
   listen('info', renderAnalysis);
+  listen('info', drawBestArrow);
   listen('evals', drawEvalGraph);
+  listen('evals', drawEvalBar);
   listen('mate', mateFound);
   listen('ended', mateEnded);
   listen('ended', analysisEnded);

@@ -7,6 +7,8 @@ import { parsePosition } from './position.js';
 import { drawBoard } from './board.js';
 import { clockRun, clockUpdate, flagFall } from './clock.js';
 import { drawEvalGraph } from './graph.js';
+import { drawBestArrow } from './arrows.js';
+import { drawEvalBar } from './evalbar.js';
 import { drawHands } from './hands.js';
 import { hasNotation, moveText } from './notation.js';
 import { settings } from './settings.js';
@@ -30,6 +32,8 @@ export function render() {
   renderStatus(st);
   renderMoveList();
   drawEvalGraph();
+  drawEvalBar();
+  drawBestArrow();
   clockRun(st);
   renderClocks();
   $('pass').hidden = !(st && !app.editing && st.legal.includes('pass') && canMoveHere(st));
