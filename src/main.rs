@@ -59,6 +59,11 @@ enum Command {
         /// A TSV suite (sfen, plies, convention, …), as in engine-tests/data/tsume-*.tsv.
         #[arg(long)]
         file: Option<String>,
+        /// After the mate, its cooks (余詰), within the same limits: up to N first moves that
+        /// mate (default 8), and every attacker move of the line where another move also mates
+        /// within the plies left (a single position only).
+        #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "8")]
+        cooks: Option<usize>,
         /// The position, worded as USI's `position` command words it (its words may be given
         /// unquoted, after the options): `startpos`, `sfen <SFEN>` or a bare SFEN, each
         /// optionally followed by `moves <m1> <m2> …`, e.g. `tsubame mate --time 5000 sfen
@@ -403,6 +408,7 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
             nodes,
             hash,
             file,
+            cooks,
             sfen,
         }) => {
             let sfen = sfen.join(" ");
@@ -412,6 +418,7 @@ fn run(command: Option<Command>, tuning: bool) -> Result<(), String> {
                 nodes,
                 hash,
                 file,
+                cooks,
                 sfen,
             };
             dispatch!(variant, G => mate_cli::run::<G>(&args))

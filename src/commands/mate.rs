@@ -8,7 +8,9 @@ use crate::engine::mate_progress;
 use crate::games::GameId;
 use crate::mate::MateGame;
 use crate::mate::table::Table;
-use crate::mate::{Fallback, MateLimits, MateReport, MateResult, solve_in};
+use crate::mate::{
+    CookReport, Fallback, MateLimits, MateReport, MateResult, cook_lines, solve_cooks, solve_in,
+};
 use crate::usi::output::mate_progress_lines;
 
 /// The command-line arguments of `tsubame mate`.
@@ -21,6 +23,9 @@ pub struct Args {
     pub hash: usize,
     /// A TSV suite.
     pub file: Option<String>,
+    /// List the cooks of a single problem's mate, with up to so many mating first moves
+    /// (`--cooks [N]`).
+    pub cooks: Option<usize>,
     /// A single position.
     pub sfen: String,
 }
@@ -50,6 +55,17 @@ fn run_one<P: MateGame>(
     limits: &MateLimits,
     verbose: bool,
 ) -> MateReport<P::Move> {
+    run_cooks(pos, table, limits, verbose, 0).0
+}
+
+/// [`run_one`], with the cooks when `first_moves` is 1 or more ([`solve_cooks`]).
+fn run_cooks<P: MateGame>(
+    pos: &P,
+    table: &mut Table,
+    limits: &MateLimits,
+    verbose: bool,
+    first_moves: usize,
+) -> (MateReport<P::Move>, Option<CookReport<P::Move>>) {
     let stop = AtomicBool::new(false);
     let mut info = |i: &crate::mate::MateInfo| {
         if verbose {
@@ -58,7 +74,19 @@ fn run_one<P: MateGame>(
             }
         }
     };
-    solve_in(pos, table, limits, &stop, &mut info, Fallback::FastLine)
+    if first_moves == 0 {
+        let r = solve_in(pos, table, limits, &stop, &mut info, Fallback::FastLine);
+        return (r, None);
+    }
+    solve_cooks(
+        pos,
+        table,
+        limits,
+        &stop,
+        &mut info,
+        Fallback::FastLine,
+        first_moves,
+    )
 }
 
 /// The table a single problem starts with, in MiB: doubled while the problem needs more, up to
@@ -72,6 +100,13 @@ fn plies(n: usize) -> String {
     format!("{n} {}", if n == 1 { "ply" } else { "plies" })
 }
 
+/// A single problem's answer: the report, the cooks when asked, and the last table.
+type Solved<P> = (
+    MateReport<<P as Position>::Move>,
+    Option<CookReport<<P as Position>::Move>>,
+    Table,
+);
+
 /// Solves one problem in a table that starts at [`FIRST_TABLE_MIB`] and doubles, the problem
 /// started again, each time it takes [`NODES_PER_MIB`] nodes for each MiB of table, until the
 /// table reaches `--hash`, where `limits` alone apply. Returns the report (nodes and time of all
@@ -80,9 +115,15 @@ fn solve_growing<P: MateGame>(
     pos: &P,
     args: &Args,
     limits: &MateLimits,
-) -> Result<(MateReport<P::Move>, Table), String> {
+) -> Result<Solved<P>, String> {
     let start = std::time::Instant::now();
-    let mut mib = FIRST_TABLE_MIB.min(args.hash);
+    // The cooks are looked for after the mate, within the same limits: not in a table whose
+    // budget is that of a first try.
+    let mut mib = if args.cooks.is_some() {
+        args.hash
+    } else {
+        FIRST_TABLE_MIB.min(args.hash)
+    };
     let mut nodes = 0;
     loop {
         let mut table = Table::try_new(mib).map_err(|e| format!("--hash {}: {e}", args.hash))?;
@@ -97,7 +138,7 @@ fn solve_growing<P: MateGame>(
             );
             these.time = these.time.map(|t| t.saturating_sub(start.elapsed()));
         }
-        let mut r = run_one(pos, &mut table, &these, true);
+        let (mut r, cooks) = run_cooks(pos, &mut table, &these, true, args.cooks.unwrap_or(0));
         nodes += r.nodes;
         // Stopped by the budget: no answer, or a mate not proven shortest.
         let unfinished = match r.result {
@@ -111,7 +152,7 @@ fn solve_growing<P: MateGame>(
         if last || !out_of_budget {
             r.nodes = nodes;
             r.time = start.elapsed();
-            return Ok((r, table));
+            return Ok((r, cooks, table));
         }
         mib = (mib * 2).min(args.hash);
     }
@@ -123,6 +164,9 @@ fn solve_growing<P: MateGame>(
 pub fn run<P: MateGame>(args: &Args) -> Result<(), String> {
     match &args.file {
         Some(file) => {
+            if args.cooks.is_some() {
+                return Err("--cooks lists the cooks of a single position, not of a suite".into());
+            }
             let mut table =
                 Table::try_new(args.hash).map_err(|e| format!("--hash {}: {e}", args.hash))?;
             suite::<P>(file, args, &mut table)
@@ -145,7 +189,7 @@ pub fn run<P: MateGame>(args: &Args) -> Result<(), String> {
                 hash_mib: args.hash,
                 nodes: args.nodes,
             };
-            let (r, table) = solve_growing(&pos, args, &limits)?;
+            let (r, cooks, table) = solve_growing(&pos, args, &limits)?;
             match &r.result {
                 MateResult::Mate(line) => {
                     // The last progress lines may be those of the search for a shorter mate,
@@ -169,6 +213,11 @@ pub fn run<P: MateGame>(args: &Args) -> Result<(), String> {
                             " (not proven shortest)"
                         }
                     );
+                    if let Some(cooks) = &cooks {
+                        for text in cook_lines(&pos, line, cooks) {
+                            println!("{text}");
+                        }
+                    }
                 }
                 MateResult::NoMate => println!("checkmate nomate"),
                 MateResult::Timeout => println!("checkmate timeout"),

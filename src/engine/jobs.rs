@@ -91,6 +91,11 @@ pub fn mate_progress(i: &mate::MateInfo) -> MateProgress {
 pub struct MateJob {
     /// Time limit in milliseconds (`None`: until solved or stopped).
     pub limit: Option<u64>,
+    /// Node limit (`go mate … nodes N`; `None`: none).
+    pub nodes: Option<u64>,
+    /// `MultiPV`: from 2 on, the cooks of the mate are listed after it is found (up to so many
+    /// first moves that mate, and the other mates along its line; [`mate::cook_lines`]).
+    pub multipv: usize,
     /// The engine's mate table (the whole `USI_Hash` budget while `go mate` runs).
     pub table: Arc<Mutex<Table>>,
     /// Its stop flag.
@@ -109,23 +114,37 @@ impl MateJob {
     fn run<P: MateGame>(self, pos: P) {
         let limits = mate::MateLimits {
             time: self.limit.map(Duration::from_millis),
-            nodes: None,
+            nodes: self.nodes,
             ..Default::default()
         };
+        let first_moves = if self.multipv >= 2 { self.multipv } else { 0 };
         let events = self.events.clone();
         let mut info = move |i: &mate::MateInfo| events.emit(Event::MateProgress(mate_progress(i)));
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
             let stop = &self.shared.stop;
             let fallback = mate::Fallback::FastLine;
-            let r = mate::solve_in(&pos, &mut table, &limits, stop, &mut info, fallback);
-            (r.result, r.exact)
+            let (r, cooks) = mate::solve_cooks(
+                &pos,
+                &mut table,
+                &limits,
+                stop,
+                &mut info,
+                fallback,
+                first_moves,
+            );
+            (r.result, r.exact, cooks)
         }))
         .unwrap_or_else(|_| {
             let e = "internal error in the mate search".into();
-            (mate::MateResult::Error(e), false)
+            (mate::MateResult::Error(e), false, None)
         });
-        let (result, exact) = result;
+        let (result, exact, cooks) = result;
+        if let (mate::MateResult::Mate(moves), Some(cooks)) = (&result, &cooks) {
+            for line in mate::cook_lines(&pos, moves, cooks) {
+                self.events.emit(Event::Note(line));
+            }
+        }
         let outcome = match result {
             mate::MateResult::Mate(moves) => {
                 self.events.emit(Event::Note(format!(

@@ -618,6 +618,8 @@ impl Engine {
             self.clear_stop();
             let job = MateJob {
                 limit,
+                nodes: params.nodes,
+                multipv: self.options.multipv,
                 table: Arc::clone(&self.tables.mate),
                 shared: Arc::clone(&self.shared),
                 events: self.events.clone(),

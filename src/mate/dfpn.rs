@@ -124,6 +124,9 @@ pub struct Search<'a, P: MateGame> {
     /// Ignore time and stop (used while extracting a line that is already proven), but not this
     /// hard node cap.
     pub hard_cap: Option<u64>,
+    /// A node cap for one search of a series (the cooks' checks, each given a share), besides
+    /// the solve's own limits.
+    pub soft_cap: Option<u64>,
     ctl: Control<'a>,
     _p: std::marker::PhantomData<P>,
 }
@@ -144,6 +147,7 @@ impl<'a, P: MateGame> Search<'a, P> {
             nodes: 0,
             aborted: false,
             hard_cap: None,
+            soft_cap: None,
             ctl,
             _p: std::marker::PhantomData,
         }
@@ -191,6 +195,7 @@ impl<'a, P: MateGame> Search<'a, P> {
             || crate::core::job::interrupted()
             || self.ctl.deadline.is_some_and(|t| Instant::now() >= t)
             || self.ctl.node_limit.is_some_and(|n| self.nodes >= n)
+            || self.soft_cap.is_some_and(|n| self.nodes >= n)
         {
             self.aborted = true;
         }

@@ -23,10 +23,12 @@
 //! The table is the caller's ([`solve_in`]), so that the engine keeps one table within its memory
 //! budget for all its solves; [`solve`] and [`solve_report`] allocate one per call.
 
+mod cooks;
 pub mod dfpn;
 mod game;
 pub mod table;
 
+pub use cooks::{Cook, CookReport, MatingMove, cook_lines};
 pub use game::MateGame;
 
 use std::collections::HashMap;
@@ -180,51 +182,77 @@ pub fn solve_in<P: MateGame>(
     info: &mut (dyn FnMut(&MateInfo) + Send),
     fallback: Fallback,
 ) -> MateReport<P::Move> {
+    solve_cooks(pos, table, limits, stop, info, fallback, 0).0
+}
+
+/// [`solve_in`], then, when `first_moves` is 1 or more and a mate was found, the cooks (余詰) of
+/// its line within the same limits (see [`cooks`]): up to `first_moves` different first moves
+/// that mate (the line's own first), and every attacker move of the line where another move
+/// also mates within the plies left. With `first_moves` 0 it is [`solve_in`], no slower.
+pub fn solve_cooks<P: MateGame>(
+    pos: &P,
+    table: &mut Table,
+    limits: &MateLimits,
+    stop: &AtomicBool,
+    info: &mut (dyn FnMut(&MateInfo) + Send),
+    fallback: Fallback,
+    first_moves: usize,
+) -> (MateReport<P::Move>, Option<CookReport<P::Move>>) {
     let start = Instant::now();
     if let Err(e) = validate(pos) {
-        return MateReport {
+        let report = MateReport {
             result: MateResult::Error(e),
             nodes: 0,
             time: start.elapsed(),
             exact: false,
         };
+        return (report, None);
     }
     if stop.load(std::sync::atomic::Ordering::Relaxed) {
-        return MateReport {
+        let report = MateReport {
             result: MateResult::Timeout,
             nodes: 0,
             time: start.elapsed(),
             exact: false,
         };
+        return (report, None);
     }
     if !table.clear_unless_stopped(stop) {
-        return MateReport {
+        let report = MateReport {
             result: MateResult::Timeout,
             nodes: 0,
             time: start.elapsed(),
             exact: false,
         };
+        return (report, None);
     }
     // Deep lines recurse deeply: run on a thread with a generous stack.
-    let run = || solve_inner(pos, table, limits, stop, info, start, fallback);
+    let run = || solve_inner(pos, table, limits, stop, info, start, fallback, first_moves);
     let outcome = job::on_stack("tsubame-mate", 512 << 20, run);
     match outcome {
-        Ok(Ok(report)) => report,
-        Ok(Err(_)) => MateReport {
-            result: MateResult::Error("internal error in the mate solver".into()),
-            nodes: 0,
-            time: start.elapsed(),
-            exact: false,
-        },
-        Err(e) => MateReport {
-            result: MateResult::Error(format!("cannot start the solver thread: {e}")),
-            nodes: 0,
-            time: start.elapsed(),
-            exact: false,
-        },
+        Ok(Ok(answer)) => answer,
+        Ok(Err(_)) => {
+            let report = MateReport {
+                result: MateResult::Error("internal error in the mate solver".into()),
+                nodes: 0,
+                time: start.elapsed(),
+                exact: false,
+            };
+            (report, None)
+        }
+        Err(e) => {
+            let report = MateReport {
+                result: MateResult::Error(format!("cannot start the solver thread: {e}")),
+                nodes: 0,
+                time: start.elapsed(),
+                exact: false,
+            };
+            (report, None)
+        }
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn solve_inner<P: MateGame>(
     pos: &P,
     tt: &mut Table,
@@ -233,7 +261,8 @@ fn solve_inner<P: MateGame>(
     info: &mut (dyn FnMut(&MateInfo) + Send),
     start: Instant,
     fallback: Fallback,
-) -> MateReport<P::Move> {
+    first_moves: usize,
+) -> (MateReport<P::Move>, Option<CookReport<P::Move>>) {
     let ctl = Control {
         stop,
         start,
@@ -243,6 +272,27 @@ fn solve_inner<P: MateGame>(
         last_info: Instant::now(),
     };
     let mut s = Search::<P>::new(tt, pos.side_to_move(), ctl);
+    let mut report = phases(&mut s, pos, start, fallback);
+    if first_moves == 0 {
+        return (report, None);
+    }
+    let MateResult::Mate(line) = &report.result else {
+        return (report, None);
+    };
+    let cooks = cooks::find(&mut s, pos, line, report.exact, first_moves);
+    s.report();
+    report.nodes = s.nodes;
+    report.time = start.elapsed();
+    (report, Some(cooks))
+}
+
+/// The three phases of a solve (see the module's documentation).
+fn phases<P: MateGame>(
+    s: &mut Search<P>,
+    pos: &P,
+    start: Instant,
+    fallback: Fallback,
+) -> MateReport<P::Move> {
     let report = |s: &mut Search<P>, result, exact| {
         s.report();
         MateReport {
@@ -256,10 +306,10 @@ fn solve_inner<P: MateGame>(
     // Phase 1: is there a mate at all?
     let look = s.search(pos, true, DMAX);
     if look.dn == 0 {
-        return report(&mut s, MateResult::NoMate, true);
+        return report(s, MateResult::NoMate, true);
     }
     if look.pn != 0 {
-        return report(&mut s, MateResult::Timeout, false);
+        return report(s, MateResult::Timeout, false);
     }
     let mut best = look.proof_len;
     log::debug!(
@@ -300,7 +350,7 @@ fn solve_inner<P: MateGame>(
         s.aborted = false;
         let mut memo = HashMap::new();
         let mut budget = 300u32;
-        let r = exact_line(&mut s, pos, true, best, &mut memo, &mut budget);
+        let r = exact_line(s, pos, true, best, &mut memo, &mut budget);
         log::debug!(
             "phase 3: {} nodes, {:?}, budget left {budget}",
             s.nodes,
@@ -309,16 +359,16 @@ fn solve_inner<P: MateGame>(
         if let Some((_, line)) = r
             && replay_is_mate(pos, &line)
         {
-            return report(&mut s, MateResult::Mate(line), true);
+            return report(s, MateResult::Mate(line), true);
         }
     }
     if fallback == Fallback::None {
-        return report(&mut s, MateResult::Timeout, false);
+        return report(s, MateResult::Timeout, false);
     }
     s.aborted = false;
-    match fast_line(&mut s, pos, best) {
-        Some(line) if replay_is_mate(pos, &line) => report(&mut s, MateResult::Mate(line), false),
-        _ => report(&mut s, MateResult::Timeout, false),
+    match fast_line(s, pos, best) {
+        Some(line) if replay_is_mate(pos, &line) => report(s, MateResult::Mate(line), false),
+        _ => report(s, MateResult::Timeout, false),
     }
 }
 
@@ -471,17 +521,34 @@ fn exact_line<P: MateGame>(
 /// entries were lost): the attacker's shortest known move, the defender's longest known reply.
 /// Extraction ignores stop and time (the mate is proven) but not a cap of half a million nodes.
 fn fast_line<P: MateGame>(s: &mut Search<P>, pos: &P, len: u16) -> Option<Vec<P::Move>> {
-    s.hard_cap = Some(s.nodes + 500_000);
-    let line = fast_line_inner(s, pos, len);
+    fast_line_from(s, pos, true, len, 500_000)
+}
+
+/// [`fast_line`] from `pos`, an OR node when `or` (else the defender is to move), within `cap`
+/// nodes.
+fn fast_line_from<P: MateGame>(
+    s: &mut Search<P>,
+    pos: &P,
+    or: bool,
+    len: u16,
+    cap: u64,
+) -> Option<Vec<P::Move>> {
+    s.hard_cap = Some(s.nodes + cap);
+    let line = fast_line_inner(s, pos, or, len);
     s.hard_cap = None;
     line
 }
 
-fn fast_line_inner<P: MateGame>(s: &mut Search<P>, pos: &P, len: u16) -> Option<Vec<P::Move>> {
+fn fast_line_inner<P: MateGame>(
+    s: &mut Search<P>,
+    pos: &P,
+    or: bool,
+    len: u16,
+) -> Option<Vec<P::Move>> {
     let mut line = Vec::new();
     let mut p = pos.clone();
     let mut d = len;
-    let mut or = true;
+    let mut or = or;
     loop {
         let mut list = MoveList::<P::Move>::new();
         if or {
