@@ -333,8 +333,8 @@ async fn the_page_and_its_assets() {
         let (status, _, _) = server.http(&path, &host, "If-None-Match: \"other\"\r\n");
         assert_eq!(status, 200, "{path}");
     }
-    // The issue's budget for a first load (docs/serve.md).
-    assert!(gzipped < 40_000, "{gzipped} bytes gzipped");
+    // Issue 68's budget for a first load, the kanji font included (docs/serve.md).
+    assert!(gzipped < 60_000, "{gzipped} bytes gzipped");
     let (_, head, _) = server.http("/", &host, "Accept-Encoding: gzip;q=0\r\n");
     assert!(!head.contains("content-encoding"), "{head}");
     assert_eq!(server.get("/nothing").0, 404);

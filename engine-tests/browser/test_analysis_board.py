@@ -104,3 +104,29 @@ def test_the_best_move_arrow_and_the_evaluation_bar(page):
     click_move(pg, "minishogi", "5e4d")
     wait_moves(pg, 1)
     assert pg.locator("#board .best-arrow").count() == 0
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_move_glides_unless_reduced_motion_is_asked(browser, server, motion):
+    """The piece of the move just played glides in from its first square (the offset between the
+    two squares, and an animation) — unless the reader prefers reduced motion, when it arrives at
+    once. Stepping back draws no glide."""
+    from test_page_ux import close, open_page
+
+    pg = open_page(browser, server, "minishogi", reduced_motion=motion)
+    click_move(pg, "minishogi", "5e4d")
+    wait_moves(pg, 1)
+    arrival = pg.evaluate("() => window.tsubamePage.arrival")
+    assert arrival and arrival["move"] == "5e4d" and arrival["square"] == "4d", arrival
+    assert arrival["dx"] != 0 and arrival["dy"] != 0, arrival
+    # The style sheet's glide for an arriving piece, or none for a reader who asked for less motion.
+    animation = pg.eval_on_selector(
+        '#board [data-square="4d"] .piece',
+        "e => { e.classList.add('arrive'); return getComputedStyle(e).animationName; }")
+    assert animation == ("none" if motion == "reduce" else "arrive"), animation
+    pg.click("#status")
+    pg.keyboard.press("ArrowLeft")
+    pg.wait_for_selector('#move-list li.current[data-ply="0"]')
+    assert pg.evaluate("() => window.tsubamePage.arrival") is None
+    assert pg.locator("#board .piece.arrive").count() == 0
+    close(pg)

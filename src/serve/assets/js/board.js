@@ -18,6 +18,14 @@ export function familyOf(page) {
 
 const MARGIN = 22;
 
+/** How long a move's glide lasts, in milliseconds (the style sheet's `arrive` animation). */
+const GLIDE_MS = 180;
+
+/** The game and ply the board showed when it was last drawn: a board drawn next one ply further
+ * on the same game shows its last move arriving (a glide from its first square, unless the
+ * reader prefers reduced motion, which the style sheet honours). */
+let lastDrawn = null;
+
 /** The screen position of a square: its column and row as drawn (the board may be flipped). Its
  * own inverse: `drawnAt(page, y, x)` of a drawn position is its square's row and column. */
 export function drawnAt(page, row, col) {
@@ -103,7 +111,51 @@ export function drawBoard(page, pos, st) {
     const y = MARGIN + drawnAt(page, i, 0).y * sq + sq / 2 + 5;
     svg('text', { x, y, class: 'coord', 'text-anchor': 'middle', 'aria-hidden': 'true' }, board).textContent = rankNames[i];
   }
+  animateArrival(page);
   if (hadFocus) focusBoard();
+}
+
+/** Marks the piece of the move just played (the board shows the ply after the one it showed
+ * last, in the same game) to glide in from its first square: the class `arrive` and the offset
+ * `--dx`/`--dy` the style sheet's animation starts from, kept as `app.arrival` while the board
+ * shows that position. A board drawn again while the glide runs carries it on where it was. A
+ * drop has no first square on the board and arrives at once. */
+function animateArrival(page) {
+  const g = app.game;
+  const now = { game: g.name, start: g.start, cursor: g.cursor, moves: g.moves.slice(0, g.cursor).join(' ') };
+  const before = lastDrawn;
+  lastDrawn = now;
+  const same = (a) => a && a.game === now.game && a.start === now.start && a.moves === now.moves;
+  const a = app.arrival;
+  if (a && same(a.at)) {
+    const elapsed = performance.now() - a.since;
+    if (elapsed < GLIDE_MS) markArrival(a, elapsed);
+    return;
+  }
+  app.arrival = null;
+  if (!before || before.game !== now.game || before.start !== now.start || now.cursor !== before.cursor + 1) return;
+  if (!now.moves.startsWith(before.moves)) return;
+  const mv = g.moves[g.cursor - 1];
+  if (mv.includes('*')) return;
+  const squares = moveSquares(page, mv);
+  if (squares.length < 2) return;
+  const from = document.querySelector(`#board [data-square="${squares[0]}"] rect`);
+  const to = document.querySelector(`#board [data-square="${squares[squares.length - 1]}"] rect`);
+  if (!from || !to) return;
+  const f = from.getBBox();
+  const t = to.getBBox();
+  app.arrival = { at: now, move: mv, square: squares[squares.length - 1], dx: f.x - t.x, dy: f.y - t.y, since: performance.now() };
+  markArrival(app.arrival, 0);
+}
+
+/** Gives the arriving piece its glide, `elapsed` milliseconds into it. */
+function markArrival(a, elapsed) {
+  for (const piece of document.querySelectorAll(`#board [data-square="${a.square}"] .piece`)) {
+    piece.style.setProperty('--dx', a.dx + 'px');
+    piece.style.setProperty('--dy', a.dy + 'px');
+    piece.style.animationDelay = -Math.round(elapsed) + 'ms';
+    piece.classList.add('arrive');
+  }
 }
 
 /** The squares drawn as selected. */

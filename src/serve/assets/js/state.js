@@ -18,6 +18,7 @@ export const app = {
   analysing: false,
   mate: null, // {base: moves, line: [...]}
   note: null, // page-level game end (resignation, flag)
+  arrival: null, // the move whose piece glides in (board.js): { at, move, square, dx, dy, since }
   noteResult: null, // the note's result for the records: {winner, reason} (`record`'s `result`)
   clock: null, // {b, w, side, since, extra, used, mode, flag}
   editing: null, // position editor: {cells, hands, side}
