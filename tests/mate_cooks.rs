@@ -18,7 +18,7 @@ use tsubame::core::game::Position;
 use tsubame::core::moves::{ListStore, MoveList};
 use tsubame::games::shogi::Shogi;
 use tsubame::mate::table::Table;
-use tsubame::mate::{Fallback, MateGame, MateLimits, MateResult, solve_cooks, solve_in};
+use tsubame::mate::{Fallback, MateLimits, MateResult, solve_cooks, solve_in};
 
 const LIMITS: MateLimits = MateLimits {
     time: None,
@@ -29,20 +29,6 @@ const LIMITS: MateLimits = MateLimits {
 /// The SFEN of row `row` (1-based) of tsume-short.tsv.
 fn short(row: usize) -> String {
     common::tsv("tsume-short.tsv")[row - 1][0].clone()
-}
-
-/// Legal, every attacker move checks, ends in mate.
-fn assert_mates<P: MateGame>(pos: &P, line: &[P::Move], what: &str) {
-    let mut p = pos.clone();
-    for (i, &mv) in line.iter().enumerate() {
-        let mut list = MoveList::<P::Move>::new();
-        p.legal_moves(&mut list);
-        assert!(list.contains(&mv), "{what}: ply {} illegal", i + 1);
-        p.play(mv);
-        assert!(i % 2 == 1 || p.in_check(), "{what}: ply {} no check", i + 1);
-    }
-    assert!(line.len() % 2 == 1, "{what}: even length");
-    assert_eq!(p.count_legal_moves(), 0, "{what}: not mate at the end");
 }
 
 /// Plain AND/OR search: does the defender to move in `pos` lose within `depth` plies?
@@ -142,7 +128,7 @@ fn the_cooks_of_problems_with_known_cooks_are_listed() {
         for m in &report.first_moves {
             let what = format!("row {row} first move {}", pos.move_to_usi(m.line[0]));
             assert!(m.len >= len && m.line.len() <= m.len, "{what}");
-            assert_mates(&pos, &m.line, &what);
+            common::assert_mates(&pos, &m.line, &what);
             if m.exact && m.len <= 7 {
                 let mut child = pos.clone();
                 child.play(m.line[0]);
@@ -161,7 +147,7 @@ fn the_cooks_of_problems_with_known_cooks_are_listed() {
             let what = format!("row {row} cook at ply {}", c.ply + 1);
             assert!(c.len <= len - c.ply, "{what}");
             assert_eq!(c.line[0], c.mv, "{what}");
-            assert_mates(&p, &c.line, &what);
+            common::assert_mates(&p, &c.line, &what);
             got.insert((c.ply + 1, p.move_to_usi(c.mv)));
         }
         let expected: BTreeSet<(usize, String)> =

@@ -15,29 +15,14 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use tsubame::core::game::Position;
-use tsubame::core::moves::{ListStore, MoveList};
 use tsubame::games::shogi::Shogi;
 use tsubame::mate::table::Table;
-use tsubame::mate::{Fallback, MateGame, MateLimits, MateResult, solve_in};
+use tsubame::mate::{Fallback, MateLimits, MateResult, solve_in};
 
 /// Mate in 15 (tsume-medium.tsv row 23, exact).
 const MATE15: &str = "7nl/5+P1k1/5+B2p/8s/7+pP/9/9/9/9 b 3SN2rb4g2n3l14p 1";
 /// The same without the attacker's knight (the defender holds it): no mate.
 const NOMATE: &str = "7nl/5+P1k1/5+B2p/8s/7+pP/9/9/9/9 b 3S2rb4g3n3l14p 1";
-
-/// Legal, every attacker move checks, ends in mate.
-fn assert_mates<P: MateGame>(pos: &P, line: &[P::Move], what: &str) {
-    let mut p = pos.clone();
-    for (i, &mv) in line.iter().enumerate() {
-        let mut list = MoveList::<P::Move>::new();
-        p.legal_moves(&mut list);
-        assert!(list.contains(&mv), "{what}: ply {} illegal", i + 1);
-        p.play(mv);
-        assert!(i % 2 == 1 || p.in_check(), "{what}: ply {} no check", i + 1);
-    }
-    assert!(line.len() % 2 == 1, "{what}: even length");
-    assert_eq!(p.count_legal_moves(), 0, "{what}: not mate at the end");
-}
 
 /// Solves `sfen` in a table of `mib` MiB (0: a single bucket of 8 entries) within `nodes`.
 fn solve(
@@ -70,7 +55,7 @@ fn assert_mate_or_timeout(sfen: &str, len: usize, exact_len: bool, mib: usize, n
     let what = format!("{sfen} in {mib} MiB within {nodes} nodes");
     match solve(sfen, mib, nodes) {
         (pos, MateResult::Mate(line), exact) => {
-            assert_mates(&pos, &line, &what);
+            common::assert_mates(&pos, &line, &what);
             assert!(line.len() >= len, "{what}: {} plies", line.len());
             if exact && exact_len {
                 assert_eq!(line.len(), len, "{what}: claimed shortest");
@@ -99,7 +84,7 @@ fn a_table_too_small_answers_a_correct_mate_or_timeout() {
     let MateResult::Mate(line) = r else {
         panic!("{r:?}")
     };
-    assert_mates(&pos, &line, "mate in 15 in 1 MiB");
+    common::assert_mates(&pos, &line, "mate in 15 in 1 MiB");
     assert!(exact);
     assert_eq!(line.len(), 15);
 }
@@ -178,7 +163,7 @@ fn go_mate_with_a_tiny_hash_and_a_node_limit_is_right_or_timeout() {
                 p.play(mv);
                 line.push(mv);
             }
-            assert_mates(&pos, &line, &what);
+            common::assert_mates(&pos, &line, &what);
             assert!(line.len() >= 15, "{what}");
         }
         if nodes == 1_000 {

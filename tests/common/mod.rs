@@ -165,3 +165,19 @@ pub fn assert_sfens<G: Game>(refused: &[(&str, &str)], accepted: &[&str]) {
         }
     }
 }
+
+/// Checks that `line` is a mate from `pos`: every move legal, every attacker move a check, an odd
+/// length, and no legal move at its end; `what` names it in a failure.
+pub fn assert_mates<P: tsubame::mate::MateGame>(pos: &P, line: &[P::Move], what: &str) {
+    let mut p = pos.clone();
+    for (i, &mv) in line.iter().enumerate() {
+        use tsubame::core::moves::ListStore;
+        let mut list = tsubame::core::moves::MoveList::<P::Move>::new();
+        p.legal_moves(&mut list);
+        assert!(list.contains(&mv), "{what}: ply {} illegal", i + 1);
+        p.play(mv);
+        assert!(i % 2 == 1 || p.in_check(), "{what}: ply {} no check", i + 1);
+    }
+    assert!(line.len() % 2 == 1, "{what}: even length");
+    assert_eq!(p.count_legal_moves(), 0, "{what}: not mate at the end");
+}
