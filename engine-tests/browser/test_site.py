@@ -82,10 +82,20 @@ class Quiet(http.server.SimpleHTTPRequestHandler):
         super().do_GET()
 
 
+class Isolating(Quiet):
+    """The same server with the headers that make a page cross-origin isolated (what a host
+    configured for it sends), so that the page may share memory with its worker."""
+
+    def end_headers(self):
+        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        super().end_headers()
+
+
 class Site:
     """The site built into a temporary folder and served on a free loopback port."""
 
-    def __init__(self):
+    def __init__(self, handler_class=Quiet):
         wasm = wasm_path()
         if not wasm.is_file():
             unavailable(f"{wasm} is not built: rustup target add wasm32-unknown-unknown; "
@@ -96,7 +106,7 @@ class Site:
                            capture_output=True, text=True)
         assert r.returncode == 0, r.stderr + r.stdout
         self.report = r.stdout
-        handler = functools.partial(Quiet, directory=str(self.dir))
+        handler = functools.partial(handler_class, directory=str(self.dir))
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
@@ -179,3 +189,29 @@ def test_stop_ends_a_long_analysis(browser, server):
     line = pg.get_attribute('#pv-lines li[data-multipv="1"]', "data-pv").split()
     assert line and line[0] in legal
     close(pg)
+
+
+def test_stop_is_answered_at_once_where_the_page_is_isolated(browser):
+    """Served with the isolating headers, the page shares a count with its worker, and a search
+    ends the moment the page stops it: the engine thinks about its move for up to ten minutes,
+    New game stops it, and the engine answers the next game's first move (at depth 1) within the
+    test's wait — which only the shared count makes possible, a timed search reading no message
+    while it runs."""
+    site = Site(Isolating)
+    try:
+        pg = open_page(browser, site, "minishogi")
+        assert pg.evaluate("() => self.crossOriginIsolated") is True
+        choose_game(pg, "minishogi", "b", ("movetime", 600_000))
+        click_move(pg, "minishogi", "5e4d")
+        pg.wait_for_function(
+            "() => { const s = window.tsubamePage.search; return s && s.kind === 'play' && !s.cancelled; }")
+        pg.click("#new-game")
+        pg.wait_for_function("() => window.tsubamePage.game.moves.length === 0")
+        choose_game(pg, "minishogi", "b", ("depth", 1))
+        click_move(pg, "minishogi", "5e4d")
+        wait_moves(pg, 2)
+        moves = move_list(pg)
+        assert moves[1] in legal_after(pg, moves[:1])
+        close(pg)
+    finally:
+        site.stop()
