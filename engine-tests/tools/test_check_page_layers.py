@@ -40,12 +40,13 @@ def test_the_page_keeps_its_layers():
 def test_a_copy_passes_until_a_cycle_is_injected(tmp_path):
     root = copy_scripts(tmp_path)
     assert check(root).returncode == 0
-    # notation.js imports position.js; position.js importing notation.js closes a cycle inside one
-    # layer (no import runs upwards), over several lines as main.js writes its long imports.
-    prepend(root, "position.js", "import {\n  moveText,\n} from './notation.js';")
+    # connection.js imports dom.js alone, which imports no module of the page; dom.js importing
+    # connection.js closes a cycle of two inside one layer (no import runs upwards), over several
+    # lines as main.js writes its long imports.
+    prepend(root, "dom.js", "import {\n  send,\n} from './connection.js';")
     r = check(root)
     assert r.returncode == 1, r.stdout
-    assert "an import cycle: 2 module(s) import each other (notation.js, position.js)" in r.stdout
+    assert "an import cycle: 2 module(s) import each other (connection.js, dom.js)" in r.stdout
     assert "higher layer" not in r.stdout
 
 
