@@ -18,7 +18,7 @@ use tsubame::core::game::Position;
 use tsubame::core::moves::{ListStore, MoveList};
 use tsubame::games::shogi::Shogi;
 use tsubame::mate::table::Table;
-use tsubame::mate::{Fallback, MateLimits, MateResult, solve_cooks, solve_in};
+use tsubame::mate::{Fallback, MateLimits, MateResult, solve_cooks};
 
 const LIMITS: MateLimits = MateLimits {
     time: None,
@@ -163,14 +163,7 @@ fn without_cooks_the_solve_is_the_same() {
         let pos = Shogi::from_sfen(&short(row)).unwrap();
         let stop = AtomicBool::new(false);
         let mut table = Table::new(16);
-        let plain = solve_in(
-            &pos,
-            &mut table,
-            &LIMITS,
-            &stop,
-            &mut |_| {},
-            Fallback::FastLine,
-        );
+        let plain = common::solve_quietly(&pos, &mut table, &LIMITS, &stop);
         let (none, report) = solve_cooks(
             &pos,
             &mut table,
@@ -193,14 +186,7 @@ fn a_cook_search_within_a_node_limit_says_what_it_left_undecided() {
     let pos = Shogi::from_sfen(&short(46)).unwrap();
     let stop = AtomicBool::new(false);
     let mut table = Table::new(16);
-    let plain = solve_in(
-        &pos,
-        &mut table,
-        &LIMITS,
-        &stop,
-        &mut |_| {},
-        Fallback::FastLine,
-    );
+    let plain = common::solve_quietly(&pos, &mut table, &LIMITS, &stop);
     let limits = MateLimits {
         nodes: Some(plain.nodes + 1),
         ..LIMITS

@@ -17,7 +17,7 @@ use std::time::Duration;
 use tsubame::core::game::Position;
 use tsubame::games::shogi::Shogi;
 use tsubame::mate::table::Table;
-use tsubame::mate::{Fallback, MateLimits, MateResult, solve_in};
+use tsubame::mate::{MateLimits, MateResult};
 
 /// Mate in 15 (tsume-medium.tsv row 23, exact).
 const MATE15: &str = "7nl/5+P1k1/5+B2p/8s/7+pP/9/9/9/9 b 3SN2rb4g2n3l14p 1";
@@ -38,14 +38,7 @@ fn solve(
         nodes: Some(nodes),
     };
     let stop = AtomicBool::new(false);
-    let r = solve_in(
-        &pos,
-        &mut table,
-        &limits,
-        &stop,
-        &mut |_| {},
-        Fallback::FastLine,
-    );
+    let r = common::solve_quietly(&pos, &mut table, &limits, &stop);
     (pos, r.result, r.exact)
 }
 

@@ -181,3 +181,21 @@ pub fn assert_mates<P: tsubame::mate::MateGame>(pos: &P, line: &[P::Move], what:
     assert!(line.len() % 2 == 1, "{what}: even length");
     assert_eq!(p.count_legal_moves(), 0, "{what}: not mate at the end");
 }
+
+/// A mate solve of `pos` in `table` within `limits` and `stop`, with no progress reports and the
+/// fast line as the fallback: what the mate suites compare against.
+pub fn solve_quietly<P: tsubame::mate::MateGame>(
+    pos: &P,
+    table: &mut tsubame::mate::table::Table,
+    limits: &tsubame::mate::MateLimits,
+    stop: &std::sync::atomic::AtomicBool,
+) -> tsubame::mate::MateReport<P::Move> {
+    tsubame::mate::solve_in(
+        pos,
+        table,
+        limits,
+        stop,
+        &mut |_| {},
+        tsubame::mate::Fallback::FastLine,
+    )
+}
