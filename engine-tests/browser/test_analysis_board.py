@@ -63,7 +63,7 @@ def test_the_move_list_in_numbered_pairs(page):
         click_move(pg, "minishogi", mv)
         wait_moves(pg, i + 1)
     rows = pg.eval_on_selector_all(
-        '#move-list li:not([data-ply="0"])',
+        '#move-list li[data-ply]:not([data-ply="0"])',
         "els => els.map(e => [e.getBoundingClientRect().top, e.dataset.num || null, e.dataset.side,"
         " getComputedStyle(e, '::before').content])")
     assert [r[1] for r in rows] == ["1", None, "2"]

@@ -194,12 +194,12 @@ def shown_state(pg):
 def move_list(pg) -> list[str]:
     """The game's moves as move strings (each entry of the list carries its own, `data-usi`,
     whatever notation it is written in)."""
-    return pg.eval_on_selector_all('#move-list li:not([data-ply="0"])', "els => els.map(e => e.dataset.usi)")
+    return pg.eval_on_selector_all('#move-list li[data-ply]:not([data-ply="0"])', "els => els.map(e => e.dataset.usi)")
 
 
 def wait_moves(pg, n: int):
     pg.wait_for_function(
-        "n => document.querySelectorAll('#move-list li:not([data-ply=\"0\"])').length >= n", arg=n
+        "n => document.querySelectorAll('#move-list li[data-ply]:not([data-ply=\"0\"])').length >= n", arg=n
     )
     # ... and the state of the new position, so that the next move is checked against it.
     pg.wait_for_function(

@@ -292,7 +292,7 @@ def test_the_editor_wants_the_defenders_king(page):
 
 MINI_MATE = ("3k1/2bsg/p4/g2Kp/5 w RBSr 30", ["1b2c", "2d2e", "R*1e"])
 
-MOVE_TEXTS = "() => Array.from(document.querySelectorAll('#move-list li:not([data-ply=\"0\"])')).map((e) => e.textContent)"
+MOVE_TEXTS = "() => Array.from(document.querySelectorAll('#move-list li[data-ply]:not([data-ply=\"0\"])')).map((e) => e.textContent)"
 # A move string of a from-to game (`7g7f`, `P*5e`, `7c7b+`): a line item still written in USI.
 USI_WORD = re.compile(r"^(?:[A-Z]\*[1-9][a-i]|[1-9][a-i][1-9][a-i]\+?)$")
 

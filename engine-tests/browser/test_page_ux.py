@@ -709,7 +709,7 @@ def test_notations_and_piece_sets(browser, server):
             n = len(move_list(pg))
             click_move(pg, "shogi", mv)
             wait_moves(pg, n + 1)
-        texts = lambda: pg.eval_on_selector_all('#move-list li:not([data-ply="0"])', "els => els.map(e => e.textContent)")
+        texts = lambda: pg.eval_on_selector_all('#move-list li[data-ply]:not([data-ply="0"])', "els => els.map(e => e.textContent)")
         pg.select_option("#notation", "western")
         assert texts() == ["P-7f", "P-3d", "Bx2b+", "Sx2b", "B*4e"]
         pg.select_option("#notation", "japanese")

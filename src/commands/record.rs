@@ -35,7 +35,15 @@ pub fn run(
         (None, Some(name)) => {
             let (_, format) =
                 GameId::record_format(name).ok_or_else(|| format!("unknown format '{name}'"))?;
-            print!("{}", (format.write)(sfen, moves)?);
+            print!(
+                "{}",
+                (format.write)(&crate::games::info::RecordWrite {
+                    sfen,
+                    moves,
+                    variations: &[],
+                    ending: "",
+                })?
+            );
         }
         (None, None) => return Err("give --format or --read".into()),
     }

@@ -198,6 +198,26 @@ pub struct GameRecord {
     pub moves: Vec<String>,
     /// The end the record writes after its last move (a resignation, a loss on time…), if any.
     pub ending: Option<RecordEnding>,
+    /// The other lines of play the record holds (KIF `変化`), each the whole line from the start
+    /// (USI), in the record's order; empty for a format without variations.
+    pub variations: Vec<Vec<String>>,
+}
+
+/// What a record format is asked to write: a game, its other lines of play and the lines of its
+/// ending.
+#[derive(Debug, Clone, Copy)]
+pub struct RecordWrite<'a> {
+    /// The start position: an SFEN of the game, or `startpos`.
+    pub sfen: &'a str,
+    /// The game's moves (USI): the main line.
+    pub moves: &'a [String],
+    /// Other lines of play, each the whole line from the start (USI); they share their first
+    /// moves with the main line or with each other, as a tree of variations. A format without
+    /// variations (CSA) writes the main line only.
+    pub variations: &'a [Vec<String>],
+    /// The format's own lines for the result, written after the main line's last move (or
+    /// empty).
+    pub ending: &'a str,
 }
 
 /// The end of a game as its record writes it after the last move, told for the side to move in
@@ -217,11 +237,11 @@ pub struct RecordFormat {
     pub name: &'static str,
     /// The file extension of its files (without the dot).
     pub extension: &'static str,
-    /// Writes the game of an SFEN (or `startpos`) and its USI moves.
-    pub write: fn(&str, &[String]) -> Result<String, String>,
+    /// Writes a game: its start, moves, variations and ending ([`RecordWrite`]).
+    pub write: fn(&RecordWrite) -> Result<String, String>,
     /// Whether a text is in this format; the last format of a game takes what the others left.
     pub detect: fn(&str) -> bool,
-    /// Reads a record: its start position (SFEN) and its USI moves.
+    /// Reads a record: its start position (SFEN), its USI moves and its variations.
     pub read: fn(&str) -> Result<GameRecord, String>,
 }
 

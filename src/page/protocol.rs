@@ -88,6 +88,11 @@ pub enum ClientMsg {
         moves: Vec<String>,
         /// `usi`, `csa` or `kif` (the last two for standard shogi only).
         format: String,
+        /// Other lines of play, each the whole line from the start (USI), sharing their first
+        /// moves with the main line or with each other: written as KIF `変化`; the page's USI
+        /// record keeps them as `# variation:` comments, CSA the main line only.
+        #[serde(default)]
+        variations: Vec<Vec<String>>,
         /// How the game ended after its last move when the rules do not say it (a resignation, a
         /// loss on time): written by the formats that write results.
         #[serde(default)]
@@ -398,6 +403,10 @@ pub enum ServerMsg {
         sfen: String,
         /// The game's moves (USI).
         moves: Vec<String>,
+        /// The record's other lines of play (KIF `変化`), each the whole line from the start
+        /// (USI), in the record's order; left out when there are none.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        variations: Vec<Vec<String>>,
         /// The result the record writes after its last move (a resignation, a loss on time, a
         /// repetition), if any.
         result: Option<GameResult>,

@@ -12,19 +12,25 @@ use crate::core::text::excerpt;
 use crate::engine::Start;
 use crate::engine::record::{position_args, position_text};
 use crate::games::GameId;
+use crate::games::info::RecordWrite;
 
-/// The `record` answer: the game of `game`, `sfen` (or `startpos`) and `moves` in `format`, with
-/// its result when the format writes results: the rules' (a mate, a repetition), else `told`
-/// (a resignation, a loss on time, as the page tells it).
+/// The `record` answer: the game of `game`, `sfen` (or `startpos`) and `moves`, with its other
+/// lines of play `variations` (each from the start), in `format`, with its result when the format
+/// writes results: the rules' (a mate, a repetition), else `told` (a resignation, a loss on
+/// time, as the page tells it).
 pub fn write(
     id: Option<Number>,
     game: &str,
     sfen: &str,
     moves: &[String],
+    variations: &[Vec<String>],
     format: &str,
     told: Option<&RecordResult>,
 ) -> Result<ServerMsg, String> {
     let checked = check(game, sfen, moves, None)?;
+    for (i, line) in variations.iter().enumerate() {
+        check(game, sfen, line, None).map_err(|e| format!("variation {}: {e}", i + 1))?;
+    }
     let rules_result = match &checked.state {
         ServerMsg::State { result, .. } => result.as_ref(),
         _ => None,
@@ -34,7 +40,7 @@ pub fn write(
         None => told.map(|t| (t.winner.clone(), t.reason.clone())),
     };
     if format == "usi" {
-        let text = usi_record(checked.game, sfen, moves);
+        let text = usi_record(checked.game, sfen, moves, variations);
         return Ok(ServerMsg::Record {
             id,
             format: "usi",
@@ -60,15 +66,16 @@ pub fn write(
             )
         });
     };
-    let mut text = (f.write)(sfen, moves)?;
-    if let Some((winner, reason)) = ending {
-        text.push_str(&ending_lines(
-            f.name,
-            moves.len(),
-            winner.as_deref(),
-            &reason,
-        )?);
-    }
+    let ending = match ending {
+        Some((winner, reason)) => ending_lines(f.name, moves.len(), winner.as_deref(), &reason)?,
+        None => String::new(),
+    };
+    let text = (f.write)(&RecordWrite {
+        sfen,
+        moves,
+        variations,
+        ending: &ending,
+    })?;
     Ok(ServerMsg::Record {
         id,
         format: f.name,
@@ -133,10 +140,27 @@ fn ending_lines(
     })
 }
 
-/// The USI record the page writes: a comment naming the game, then the `position` line.
-fn usi_record(game: GameId, sfen: &str, moves: &[String]) -> String {
+/// The comment of the page's USI record that holds a variation: its whole line from the start.
+const USI_VARIATION: &str = "# variation:";
+
+/// The USI record the page writes: a comment naming the game, the `position` line, then a
+/// comment for each variation (`# variation: MOVES`, its moves from the start), which only the
+/// page reads back: a `position` line is one line of play.
+fn usi_record(game: GameId, sfen: &str, moves: &[String], variations: &[Vec<String>]) -> String {
     let position = position_text(sfen, moves);
-    format!("# tsubame game: {}\nposition {position}\n", game.name())
+    let mut text = format!("# tsubame game: {}\nposition {position}\n", game.name());
+    for line in variations {
+        text.push_str(&format!("{USI_VARIATION} {}\n", line.join(" ")));
+    }
+    text
+}
+
+/// The variations of the page's USI record (its `# variation:` comments).
+fn usi_variations(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix(USI_VARIATION))
+        .map(|moves| moves.split_whitespace().map(str::to_string).collect())
+        .collect()
 }
 
 /// The `load` answer: the game read from `text`, a USI record (a `position` line, with an
@@ -147,7 +171,7 @@ pub fn load(id: Option<Number>, text: &str, hint: Option<&str>) -> Result<Server
         .lines()
         .map(str::trim)
         .find(|l| l.split_whitespace().next() == Some("position"));
-    let (format, game, sfen, moves, ending) = match position {
+    let (format, game, sfen, moves, ending, variations) = match position {
         Some(line) => {
             let named = text.lines().find_map(|l| {
                 l.trim()
@@ -156,7 +180,7 @@ pub fn load(id: Option<Number>, text: &str, hint: Option<&str>) -> Result<Server
                     .map(|g| g.trim().to_string())
             });
             let (game, sfen, moves) = usi_line(line, named.as_deref().or(hint))?;
-            ("usi", game, sfen, moves, None)
+            ("usi", game, sfen, moves, None, usi_variations(text))
         }
         None => {
             let (game, format) = GameId::ALL
@@ -170,12 +194,23 @@ pub fn load(id: Option<Number>, text: &str, hint: Option<&str>) -> Result<Server
                 })
                 .ok_or("not a record: no 'position' line, and no game reads it")?;
             let record = (format.read)(text)?;
-            (format.name, game, record.sfen, record.moves, record.ending)
+            (
+                format.name,
+                game,
+                record.sfen,
+                record.moves,
+                record.ending,
+                record.variations,
+            )
         }
     };
     // The record is loaded whole or not at all.
     let checked = check(game.name(), &sfen, &moves, None)
         .map_err(|e| format!("the record was not loaded: {e}"))?;
+    for (i, line) in variations.iter().enumerate() {
+        check(game.name(), &sfen, line, None)
+            .map_err(|e| format!("the record was not loaded: variation {}: {e}", i + 1))?;
+    }
     let result = ending.and_then(|e| {
         let ServerMsg::State { side, .. } = checked.state else {
             return None;
@@ -201,6 +236,7 @@ pub fn load(id: Option<Number>, text: &str, hint: Option<&str>) -> Result<Server
         game: game.name(),
         sfen,
         moves,
+        variations,
         result,
     })
 }
@@ -245,7 +281,7 @@ mod tests {
     fn usi_records_of_every_game_load_back() {
         for g in GameId::ALL {
             let start = crate::dispatch!(g, G => G::startpos().to_sfen());
-            let r = json(write(None, g.name(), &start, &[], "usi", None));
+            let r = json(write(None, g.name(), &start, &[], &[], "usi", None));
             let back = json(load(None, r["text"].as_str().unwrap(), None));
             assert_eq!(back["game"], g.name());
             assert_eq!(back["sfen"], start);
@@ -261,14 +297,68 @@ mod tests {
 
     #[test]
     fn csa_and_kif_are_for_shogi_only() {
-        assert!(write(None, SHOGI, "startpos", &[], "pgn", None).is_err());
+        assert!(write(None, SHOGI, "startpos", &[], &[], "pgn", None).is_err());
         let moves = vec!["7g7f".to_string()];
-        assert!(write(None, MINISHOGI, "startpos", &[], "csa", None).is_err());
-        assert!(write(None, SHOGI, "startpos", &moves, "pgn", None).is_err());
-        let r = json(write(None, SHOGI, "startpos", &moves, "kif", None));
+        assert!(write(None, MINISHOGI, "startpos", &[], &[], "csa", None).is_err());
+        assert!(write(None, SHOGI, "startpos", &moves, &[], "pgn", None).is_err());
+        let r = json(write(None, SHOGI, "startpos", &moves, &[], "kif", None));
         let back = json(load(None, r["text"].as_str().unwrap(), None));
         assert_eq!(back["format"], "kif");
         assert_eq!(back["moves"][0], "7g7f");
+    }
+
+    #[test]
+    fn variations_go_into_kif_and_come_back_from_it() {
+        let main: Vec<String> = ["7g7f", "3c3d", "2g2f"].map(String::from).to_vec();
+        let other = vec!["7g7f".to_string(), "8c8d".to_string()];
+        let r = json(write(
+            None,
+            SHOGI,
+            "startpos",
+            &main,
+            std::slice::from_ref(&other),
+            "kif",
+            None,
+        ));
+        let text = r["text"].as_str().unwrap();
+        assert!(text.contains("変化：2手"), "{text}");
+        let back = json(load(None, text, None));
+        assert_eq!(back["moves"], serde_json::json!(main));
+        assert_eq!(back["variations"], serde_json::json!([other]));
+        // Without variations the answer has no such field.
+        let plain = json(write(None, SHOGI, "startpos", &main, &[], "kif", None));
+        let back = json(load(None, plain["text"].as_str().unwrap(), None));
+        assert!(back.get("variations").is_none());
+        // An illegal variation is refused, naming it; the USI record keeps the main line.
+        let bad = vec!["7g7f".to_string(), "7g7f".to_string()];
+        let e = write(
+            None,
+            SHOGI,
+            "startpos",
+            &main,
+            &[other.clone(), bad],
+            "kif",
+            None,
+        );
+        assert!(e.unwrap_err().starts_with("variation 2:"));
+        // The USI record keeps them as comments, which the page reads back.
+        let usi = json(write(
+            None,
+            SHOGI,
+            "startpos",
+            &main,
+            std::slice::from_ref(&other),
+            "usi",
+            None,
+        ));
+        let text = usi["text"].as_str().unwrap();
+        assert!(text.ends_with("\n# variation: 7g7f 8c8d\n"), "{text}");
+        let back = json(load(None, text, None));
+        assert_eq!(back["moves"], serde_json::json!(main));
+        assert_eq!(back["variations"], serde_json::json!([other]));
+        // A variation that is not legal is refused with the record.
+        let bad = text.replace("8c8d", "8c8b");
+        assert!(load(None, &bad, None).unwrap_err().contains("variation 1"));
     }
 
     #[test]
@@ -327,7 +417,7 @@ mod tests {
                 "w",
             ),
         ] {
-            let r = json(write(None, SHOGI, sfen, moves, format, told));
+            let r = json(write(None, SHOGI, sfen, moves, &[], format, told));
             let text = r["text"].as_str().unwrap();
             assert!(text.contains(word), "{format}: {text}");
             let back = json(load(None, text, None));
@@ -340,6 +430,7 @@ mod tests {
             SHOGI,
             "startpos",
             &opening,
+            &[],
             "usi",
             Some(&resigned),
         ));

@@ -121,9 +121,18 @@ pub fn request(text: &str, caps: &Caps) -> Request {
             sfen,
             moves,
             format,
+            variations,
             result,
         } => reply(
-            records::write(id.clone(), &game, &sfen, &moves, &format, result.as_ref()),
+            records::write(
+                id.clone(),
+                &game,
+                &sfen,
+                &moves,
+                &variations,
+                &format,
+                result.as_ref(),
+            ),
             id,
         ),
         ClientMsg::Load { id, text, game } => {

@@ -89,6 +89,7 @@ pub const SCRIPTS: &[(&str, &str)] = &[
     ("settings.js", include_str!("assets/js/settings.js")),
     ("sound.js", include_str!("assets/js/sound.js")),
     ("state.js", include_str!("assets/js/state.js")),
+    ("variations.js", include_str!("assets/js/variations.js")),
     ("view.js", include_str!("assets/js/view.js")),
 ];
 

@@ -11,7 +11,7 @@ use crate::core::game::Position;
 use crate::core::moves::Move;
 use crate::core::rules::Outcome;
 use crate::core::square::Square;
-use crate::games::info::{GameRecord, RecordEnding, RecordFormat};
+use crate::games::info::{GameRecord, RecordEnding, RecordFormat, RecordWrite};
 
 /// A game as the rest of the engine takes it: the start position and the moves played from it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,6 +22,9 @@ pub struct Record {
     pub moves: Vec<String>,
     /// The end the record writes after the last move (`投了`, `%TORYO`…), when it is a result.
     pub ending: Option<RecordEnding>,
+    /// The other lines of play (KIF `変化`), each the whole line from the start, in the
+    /// record's order.
+    pub variations: Vec<Vec<String>>,
 }
 
 /// The record formats of standard shogi, as its registry entry declares them: CSA first, so
@@ -30,14 +33,14 @@ pub const FORMATS: [RecordFormat; 2] = [
     RecordFormat {
         name: "csa",
         extension: "csa",
-        write: |sfen, moves| write(Format::Csa, sfen, moves),
+        write: |game| write_game(Format::Csa, game),
         detect: looks_like_csa,
         read: read_any,
     },
     RecordFormat {
         name: "kif",
         extension: "kifu",
-        write: |sfen, moves| write(Format::Kif, sfen, moves),
+        write: |game| write_game(Format::Kif, game),
         detect: |_| true,
         read: read_any,
     },
@@ -49,6 +52,7 @@ fn read_any(text: &str) -> Result<GameRecord, String> {
         sfen: r.sfen,
         moves: r.moves,
         ending: r.ending,
+        variations: r.variations,
     })
 }
 
@@ -84,11 +88,30 @@ pub fn replay(sfen: &str, moves: &[String]) -> Result<(Shogi, Vec<Move>), String
 
 /// Writes the game of `sfen` (an SFEN or `startpos`) and `moves` (USI strings) in `format`.
 pub fn write(format: Format, sfen: &str, moves: &[String]) -> Result<String, String> {
-    let (start, moves) = replay(sfen, moves)?;
-    Ok(match format {
-        Format::Csa => write_csa(&start, &moves),
-        Format::Kif => write_kif(&start, &moves),
-    })
+    write_game(
+        format,
+        &RecordWrite {
+            sfen,
+            moves,
+            variations: &[],
+            ending: "",
+        },
+    )
+}
+
+/// Writes a game with its variations and ending lines in `format`: KIF writes the variations as
+/// `変化` blocks after the main line and its ending; CSA, which has none, the main line only.
+pub fn write_game(format: Format, game: &RecordWrite) -> Result<String, String> {
+    let (start, moves) = replay(game.sfen, game.moves)?;
+    if format == Format::Csa {
+        return Ok(write_csa(&start, &moves) + game.ending);
+    }
+    let mut others = Vec::with_capacity(game.variations.len());
+    for (i, line) in game.variations.iter().enumerate() {
+        let (_, line) = replay(game.sfen, line).map_err(|e| format!("variation {}: {e}", i + 1))?;
+        others.push(line);
+    }
+    Ok(kif_record(&start, &moves, &others, game.ending))
 }
 
 /// Reads a CSA or KIF record, telling the two apart by their first lines.
@@ -340,6 +363,7 @@ fn finish(
         sfen: game.start.to_sfen(),
         moves: game.moves,
         ending,
+        variations: Vec::new(),
     })
 }
 
@@ -559,6 +583,24 @@ fn kif_hand(pos: &Shogi, c: Color) -> String {
 /// A KIF record of the game: `手合割：平手` for the standard start, else a board diagram; then
 /// the moves, numbered from 1.
 pub fn write_kif(start: &Shogi, moves: &[Move]) -> String {
+    kif_record(start, moves, &[], "")
+}
+
+/// A KIF record of the main line `moves`, its `ending` lines, then the other lines of play
+/// `others` (each from the start) as `変化` blocks.
+fn kif_record(start: &Shogi, moves: &[Move], others: &[Vec<Move>], ending: &str) -> String {
+    let mut out = kif_heading(start);
+    let tree = Variations::new(moves, others);
+    let main = tree.line_from(&[], tree.first_child(ROOT));
+    tree.write_kif_line(&mut out, start, &main, 0);
+    out.push_str(ending);
+    tree.write_kif_branches(&mut out, start, &main, 0);
+    out
+}
+
+/// A KIF record's lines before its moves: the start position (`手合割：平手`, or a board
+/// diagram with the hands and the side to move) and the moves' heading.
+fn kif_heading(start: &Shogi) -> String {
     let geo = Standard::GEOMETRY;
     let mut out = String::new();
     if start.to_sfen() == Shogi::startpos().to_sfen() {
@@ -588,14 +630,106 @@ pub fn write_kif(start: &Shogi, moves: &[Move]) -> String {
         }
     }
     out.push_str("手数----指手---------消費時間--\n");
-    let mut pos = start.clone();
-    let mut previous = None;
-    for (i, &mv) in moves.iter().enumerate() {
-        out.push_str(&format!("{:>4} {}\n", i + 1, kif_move(&pos, mv, previous)));
-        previous = Some(mv.to());
-        pos.play(mv);
-    }
     out
+}
+
+/// The node of [`Variations`] before the first move.
+const ROOT: usize = 0;
+
+/// A game's lines of play as a tree: each node a move (the root none), its children the moves
+/// played after it, the main line's first; lines that share their first moves share nodes.
+struct Variations {
+    /// The move of each node (the root's is unused).
+    moves: Vec<Move>,
+    /// The children of each node, in the order the lines gave them.
+    children: Vec<Vec<usize>>,
+}
+
+impl Variations {
+    /// The tree of the main line `main` and the other lines `others` (each from the start).
+    fn new(main: &[Move], others: &[Vec<Move>]) -> Variations {
+        let mut tree = Variations {
+            moves: vec![Move::NONE],
+            children: vec![Vec::new()],
+        };
+        for line in std::iter::once(main).chain(others.iter().map(Vec::as_slice)) {
+            let mut at = ROOT;
+            for &mv in line {
+                at = match tree.children[at].iter().find(|&&c| tree.moves[c] == mv) {
+                    Some(&c) => c,
+                    None => {
+                        tree.moves.push(mv);
+                        tree.children.push(Vec::new());
+                        let c = tree.moves.len() - 1;
+                        tree.children[at].push(c);
+                        c
+                    }
+                };
+            }
+        }
+        tree
+    }
+
+    /// The first child of `node`, if any.
+    fn first_child(&self, node: usize) -> Option<usize> {
+        self.children[node].first().copied()
+    }
+
+    /// The line `path` (nodes from the first move) continued by `next` and then by first
+    /// children to the line's end.
+    fn line_from(&self, path: &[usize], next: Option<usize>) -> Vec<usize> {
+        let mut line = path.to_vec();
+        let mut at = next;
+        while let Some(n) = at {
+            line.push(n);
+            at = self.first_child(n);
+        }
+        line
+    }
+
+    /// The children of the node before ply `ply` of `line` (the root before the first).
+    fn siblings(&self, line: &[usize], ply: usize) -> &[usize] {
+        &self.children[if ply == 0 { ROOT } else { line[ply - 1] }]
+    }
+
+    /// Writes the moves of `line` from its ply `from` on, numbered from `from + 1`; a move with
+    /// a variation still to be written after it is marked `+`, as Kakinoki's KIF does.
+    fn write_kif_line(&self, out: &mut String, start: &Shogi, line: &[usize], from: usize) {
+        let mut pos = start.clone();
+        let mut previous = None;
+        for (ply, &node) in line.iter().enumerate() {
+            let mv = self.moves[node];
+            if ply >= from {
+                let siblings = self.siblings(line, ply);
+                let more = siblings.last() != Some(&node);
+                out.push_str(&format!(
+                    "{:>4} {}{}\n",
+                    ply + 1,
+                    kif_move(&pos, mv, previous),
+                    if more { "+" } else { "" }
+                ));
+            }
+            previous = Some(mv.to());
+            pos.play(mv);
+        }
+    }
+
+    /// Writes the variations that branch from `line` after its ply `from`, as `変化：N手`
+    /// blocks: the deepest branch first, alternatives to one move in their order, each followed
+    /// at once by its own variations. A reader attaches each block to the latest line written
+    /// that reaches its move number, which this order makes the right one.
+    fn write_kif_branches(&self, out: &mut String, start: &Shogi, line: &[usize], from: usize) {
+        for ply in (from..line.len()).rev() {
+            let siblings = self.siblings(line, ply);
+            let at = siblings.iter().position(|&s| s == line[ply]).unwrap_or(0);
+            for &other in &siblings[at + 1..] {
+                let branch = self.line_from(&line[..ply], Some(other));
+                out.push_str(&format!("\n変化：{}手\n", ply + 1));
+                self.write_kif_line(out, start, &branch, ply);
+                self.write_kif_branches(out, start, &branch, ply + 1);
+            }
+        }
+    }
 }
 
 /// The handicaps a KIF `手合割` may name: the pieces White (the upper player, who moves first)
@@ -642,13 +776,22 @@ const KIF_ENDINGS: [&str; 12] = [
     "不戦敗",
 ];
 
-/// Reads a KIF record (the main line; variations are left out). Headers other than `手合割` and
-/// the hands, comments (`*`, `#`, `&`), time fields and the ending are skipped.
+/// Reads a KIF record: the main line, its ending, and its variations (`変化：N手` blocks, each
+/// attached to the latest line before it that reaches move N, as Kakinoki's format orders them).
+/// Headers other than `手合割` and the hands, comments (`*`, `#`, `&`), time fields, the `+`
+/// that marks a move with variations and the `まで` line are skipped.
 pub fn read_kif(text: &str) -> Result<Record, String> {
     let mut setup: Option<Setup> = None;
     let mut rows = 0usize;
     let mut game: Option<Game> = None;
     let mut ending = None;
+    // The main line once the first variation begins; the lines read so far, the main first.
+    let mut record: Option<Record> = None;
+    let mut lines: Vec<Vec<String>> = Vec::new();
+    // The line being read has ended (an ending word): only a variation may follow.
+    let mut ended = false;
+    // The move number the next move line must have, in a variation.
+    let mut expect: Option<usize> = None;
     for (n, raw) in text.lines().enumerate() {
         let at = |e: String| format!("KIF line {}: {e}", n + 1);
         let line = raw.trim_end().trim_start_matches('\u{feff}');
@@ -661,8 +804,34 @@ pub fn read_kif(text: &str) -> Result<Record, String> {
         {
             continue;
         }
-        if trimmed.starts_with("変化") || trimmed.starts_with("まで") {
-            break;
+        if let Some(branch) = trimmed.strip_prefix("変化") {
+            let ply =
+                kif_branch_ply(branch).ok_or_else(|| at(format!("cannot read '{trimmed}'")))?;
+            let done = match game.take() {
+                Some(g) => g,
+                None => Game::new(setup.as_ref()).map_err(at)?,
+            };
+            lines.push(done.moves.clone());
+            match &mut record {
+                None => record = Some(finish(setup.clone(), Some(done), "KIF", ending)?),
+                Some(r) => r.variations.push(done.moves),
+            }
+            let parent = lines.iter().rev().find(|l| l.len() >= ply).ok_or_else(|| {
+                at(format!(
+                    "変化：{ply}手 follows no line that reaches move {ply}"
+                ))
+            })?;
+            let mut g = Game::new(setup.as_ref()).map_err(at)?;
+            for mv in &parent[..ply - 1] {
+                g.play_usi(mv.clone()).map_err(at)?;
+            }
+            game = Some(g);
+            ended = false;
+            expect = Some(ply);
+            continue;
+        }
+        if ended || trimmed.starts_with("まで") {
+            continue;
         }
         if let Some(cells) = trimmed.strip_prefix('|') {
             if game.is_some() || rows >= 9 {
@@ -685,9 +854,19 @@ pub fn read_kif(text: &str) -> Result<Record, String> {
             && number.chars().all(|c| c.is_ascii_digit())
         {
             let rest = trimmed[number.len()..].trim_start();
+            if let Some(want) = expect.take()
+                && number.parse::<usize>().ok() != Some(want)
+            {
+                return Err(at(format!(
+                    "the variation's first move is numbered {number}, not {want}"
+                )));
+            }
             if let Some(word) = KIF_ENDINGS.iter().find(|w| rest.starts_with(*w)) {
-                ending = kif_ending(word);
-                break;
+                if record.is_none() {
+                    ending = kif_ending(word);
+                }
+                ended = true;
+                continue;
             }
             let g = match &mut game {
                 Some(g) => g,
@@ -720,7 +899,29 @@ pub fn read_kif(text: &str) -> Result<Record, String> {
         }
         return Err(at(format!("cannot read '{trimmed}'")));
     }
-    finish(setup, game, "KIF", ending)
+    match record {
+        None => finish(setup, game, "KIF", ending),
+        Some(mut r) => {
+            r.variations.extend(game.map(|g| g.moves));
+            Ok(r)
+        }
+    }
+}
+
+/// The move number of a `変化：N手` line (after its `変化`): N, at least 1.
+fn kif_branch_ply(rest: &str) -> Option<usize> {
+    let digits: String = rest
+        .trim_start_matches(['：', ':', ' ', '　'])
+        .trim_end()
+        .strip_suffix('手')?
+        .chars()
+        .map(|c| match WIDE_DIGITS.iter().position(|&d| d == c) {
+            Some(i) => char::from(b'1' + i as u8),
+            None if c == '０' => '0',
+            None => c,
+        })
+        .collect();
+    digits.parse().ok().filter(|&n| n >= 1)
 }
 
 /// The start of a KIF `手合割`.
@@ -801,6 +1002,7 @@ fn kif_digit(c: char) -> Option<u8> {
 
 /// A start position being read: the board by rank and file (both from 0; file 0 is file 1),
 /// the hands by kind code, and the side to move.
+#[derive(Clone)]
 struct Setup {
     board: [[Piece; 9]; 9],
     hands: [[u8; 8]; 2],
@@ -1035,6 +1237,136 @@ mod tests {
 
     fn moves(list: &[&str]) -> Vec<String> {
         list.iter().map(|m| m.to_string()).collect()
+    }
+
+    /// A KIF record as Kakinoki's Kifu for Windows writes one with variations: time fields, `+`
+    /// on the moves that have one, the ending, then the `変化` blocks, deepest first.
+    const KIF_WITH_VARIATIONS: &str = "\
+# ---- Kifu for Windows V7 V7.70 棋譜ファイル ----
+手合割：平手
+先手：
+後手：
+手数----指手---------消費時間--
+   1 ７六歩(77)   ( 0:00/00:00:00)
+   2 ３四歩(33)   ( 0:00/00:00:00)+
+   3 ２六歩(27)   ( 0:00/00:00:00)+
+   4 ８四歩(83)   ( 0:00/00:00:00)
+   5 投了
+まで4手で後手の勝ち
+
+変化：3手
+   3 ６六歩(67)   ( 0:00/00:00:00)
+   4 ８四歩(83)   ( 0:00/00:00:00)+
+
+変化：4手
+   4 ３二飛(82)   ( 0:00/00:00:00)
+
+変化：2手
+   2 ８四歩(83)   ( 0:00/00:00:00)
+";
+
+    #[test]
+    fn kif_variations_are_read_into_whole_lines() {
+        let r = read_kif(KIF_WITH_VARIATIONS).unwrap();
+        assert_eq!(r.moves, moves(&["7g7f", "3c3d", "2g2f", "8c8d"]));
+        assert_eq!(r.ending.map(|e| e.reason), Some("resignation"));
+        assert_eq!(
+            r.variations,
+            vec![
+                moves(&["7g7f", "3c3d", "6g6f", "8c8d"]),
+                moves(&["7g7f", "3c3d", "6g6f", "8b3b"]),
+                moves(&["7g7f", "8c8d"]),
+            ]
+        );
+    }
+
+    #[test]
+    fn kif_variations_are_written_deepest_first_and_read_back() {
+        let main = moves(&["7g7f", "3c3d", "2g2f", "8c8d"]);
+        // Given in another order than a record writes them: the tree is the same.
+        let others = vec![
+            moves(&["7g7f", "8c8d"]),
+            moves(&["7g7f", "3c3d", "6g6f", "8c8d"]),
+            moves(&["7g7f", "3c3d", "6g6f", "8b3b"]),
+            // A line the main line already holds adds nothing.
+            moves(&["7g7f", "3c3d"]),
+        ];
+        let ending = "   5 投了\nまで4手で後手の勝ち\n";
+        let text = write_game(
+            Format::Kif,
+            &RecordWrite {
+                sfen: "startpos",
+                moves: &main,
+                variations: &others,
+                ending,
+            },
+        )
+        .unwrap();
+        let body = text
+            .split_once("手数----指手---------消費時間--\n")
+            .unwrap()
+            .1;
+        assert_eq!(
+            body,
+            "   1 ７六歩(77)\n   2 ３四歩(33)+\n   3 ２六歩(27)+\n   4 ８四歩(83)\n\
+             \x20  5 投了\nまで4手で後手の勝ち\n\n\
+             変化：3手\n   3 ６六歩(67)\n   4 ８四歩(83)+\n\n\
+             変化：4手\n   4 ３二飛(82)\n\n\
+             変化：2手\n   2 ８四歩(83)\n"
+        );
+        let back = read_kif(&text).unwrap();
+        assert_eq!(back.moves, main);
+        assert_eq!(back.ending.map(|e| e.reason), Some("resignation"));
+        let mut got = back.variations.clone();
+        let mut want = others[..3].to_vec();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want);
+        // Written again from what was read, the record is the same text.
+        let again = write_game(
+            Format::Kif,
+            &RecordWrite {
+                sfen: "startpos",
+                moves: &back.moves,
+                variations: &back.variations,
+                ending,
+            },
+        )
+        .unwrap();
+        assert_eq!(again, text);
+        // CSA has no variations: the main line alone.
+        let csa = write_game(
+            Format::Csa,
+            &RecordWrite {
+                sfen: "startpos",
+                moves: &main,
+                variations: &others,
+                ending: "%TORYO\n",
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            csa,
+            write(Format::Csa, "startpos", &main).unwrap() + "%TORYO\n"
+        );
+    }
+
+    #[test]
+    fn kif_variations_that_fit_no_line_are_refused() {
+        let head = "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n";
+        // No line reaches move 3.
+        let e = read_kif(&format!("{head}\n変化：3手\n   3 ２六歩(27)\n")).unwrap_err();
+        assert!(e.contains("reaches move 3"), "{e}");
+        // The block's first move is not the move it names.
+        let e = read_kif(&format!("{head}\n変化：2手\n   3 ８四歩(83)\n")).unwrap_err();
+        assert!(e.contains("numbered 3, not 2"), "{e}");
+        // An illegal move in a variation names its line.
+        let e = read_kif(&format!("{head}\n変化：2手\n   2 ７六歩(77)\n")).unwrap_err();
+        assert!(e.starts_with("KIF line 6"), "{e}");
+        assert!(read_kif(&format!("{head}\n変化：0手\n")).is_err());
+        // A variation of the first move from a record's own start position.
+        let r = read_kif(&format!("{head}\n変化：1手\n   1 ２六歩(27)\n")).unwrap();
+        assert_eq!(r.variations, vec![moves(&["2g2f"])]);
     }
 
     #[test]

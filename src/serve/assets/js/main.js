@@ -11,8 +11,8 @@ import { connect, on, onStatus } from './connection.js';
 import { resetClock } from './clock.js';
 import { cancelSearch, onInfo, startAnalysis, startMate } from './search.js';
 import {
-  goToPly, maybeEngineMove, newGame, onClose, onError, onSearchEnd, onState, playMove, legalNow, requestShown,
-  resign, takeBack, toggleAnalysis,
+  deleteShown, goToPly, maybeEngineMove, newGame, onClose, onError, onSearchEnd, onState, playMove, legalNow,
+  promoteShown, requestShown, resign, takeBack, toggleAnalysis,
 } from './play.js';
 import { saveSettings, settings } from './settings.js';
 import {
@@ -29,7 +29,7 @@ import {
   buildRecordButtons, decodeRecord, loadRecord, onRecordAnswer, requestRecord, updateRecordButtons,
 } from './records.js';
 import { playSound } from './sound.js';
-import { render, renderClocks, renderStatus, showConnection, startClockTicker } from './view.js';
+import { render, renderClocks, renderMoveList, renderStatus, showConnection, startClockTicker } from './view.js';
 import { initDrag } from './drag.js';
 import { clearEditor, currentSfen, editorFields, editorStart, startEditor, stopEditor } from './editor.js';
 import { initKeys } from './input.js';
@@ -122,6 +122,16 @@ function listenAll() {
   listen('states', redrawMateLine);
   listen('notation', redrawAnalysis);
   listen('notation', redrawMateLine);
+  // ... and so are the variations of the move list, redrawn once a frame at most.
+  let listPending = false;
+  listen('states', () => {
+    if (listPending) return;
+    listPending = true;
+    requestAnimationFrame(() => {
+      listPending = false;
+      renderMoveList();
+    });
+  });
 }
 
 /** The connection's state: kept (`app.connected`) and shown. */
@@ -140,6 +150,8 @@ function wire() {
   $('new-game').addEventListener('click', () => newGame(app.game.name, null));
   $('takeback').addEventListener('click', takeBack);
   $('resign').addEventListener('click', resign);
+  $('promote-line').addEventListener('click', promoteShown);
+  $('delete-line').addEventListener('click', deleteShown);
   $('flip').addEventListener('click', () => {
     app.flipped = !app.flipped;
     render();

@@ -1,5 +1,7 @@
-// The game on the page: starting one, playing moves, the engine's turn, taking back, stepping
-// through it, analysis on and off, and asking the server for the state of each position shown;
+// The game on the page: starting one, playing moves (each kept in the variation tree,
+// variations.js), the engine's turn, taking back, stepping through it and its variations,
+// promoting and deleting them, analysis on and off, and asking the server for the state of each
+// position shown;
 // the server's answers about them (`state`, `error`, `bestmove`, `mate`) and a closed
 // connection. The views are told by the page's events (state.js), never called from here.
 
@@ -11,11 +13,12 @@ import * as fromTo from './input-from-to.js';
 import * as route from './input-route.js';
 import { clockMoved, clockUpdate, resetClock } from './clock.js';
 import { cancelSearch, startAnalysis, startQueued, startSearch } from './search.js';
+import { addLine, lineThrough, mainLine, makeMain, node, onMainLine, promote, remove, setTree } from './variations.js';
 
 /** Starts a game of `name` from `sfen` (null: the game's start). */
 export function newGame(name, sfen) {
   cancelSearch();
-  app.game = { name, start: sfen || startposOf(name), moves: [], cursor: 0 };
+  app.game = { name, start: sfen || startposOf(name), moves: [], cursor: 0, tree: node(null) };
   app.evals = [];
   app.selected = null;
   app.note = null;
@@ -63,7 +66,33 @@ function captures(st, mv) {
   return !!pieceOn(entry.page, parsePosition(entry.page, st.sfen), to);
 }
 
-/** Plays a move in the position shown (a new line when it differs from the game's next move). */
+/** Whether a game against the engine goes on (not analysing, no result): a move played from an
+ * earlier position then becomes the game's main line, the old one a variation. */
+function inGame() {
+  return sideSetting() !== 'both' && !app.analysing && !app.note;
+}
+
+/** Shows the line `moves` at ply `cursor`; the evaluations are kept as far as it agrees with
+ * the line shown before. */
+function setLine(moves, cursor) {
+  const g = app.game;
+  let same = 0;
+  while (same < moves.length && moves[same] === g.moves[same]) same++;
+  app.evals.length = Math.min(app.evals.length, same + 1);
+  g.moves = moves;
+  g.cursor = cursor;
+}
+
+/** The game's result (a resignation, a flag, the record's) belongs to its main line: dropped when
+ * the main line changes. */
+function mainLineChanged() {
+  app.note = null;
+  app.noteResult = null;
+  app.recordEnded = false;
+}
+
+/** Plays a move in the position shown: the line's next move, a variation already played, or a
+ * new variation (in a game against the engine, the game's new main line). */
 export function playMove(mv) {
   const g = app.game;
   const st = shownState();
@@ -71,12 +100,12 @@ export function playMove(mv) {
   if (g.moves[g.cursor] === mv) {
     g.cursor++;
   } else {
-    g.moves = g.moves.slice(0, g.cursor);
-    g.moves.push(mv);
-    g.cursor = g.moves.length;
-    app.evals.length = Math.min(app.evals.length, g.cursor);
-    app.note = null;
-    app.recordEnded = false;
+    const line = g.moves.slice(0, g.cursor).concat([mv]);
+    const game = inGame();
+    addLine(line);
+    if (game) makeMain(line);
+    // In a game the line goes on from this move; in analysis a variation shows its own moves on.
+    setLine(game ? line : lineThrough(line), line.length);
   }
   if (st && g.cursor === g.moves.length) clockMoved(st.side);
   showPosition();
@@ -141,9 +170,8 @@ export function takeBack() {
     const prev = app.states.get(key(g.name, g.start, g.moves.slice(0, c)));
     if (prev && prev.side !== human && c > 0) c--;
   }
-  g.moves = g.moves.slice(0, c);
-  g.cursor = c;
-  app.evals.length = Math.min(app.evals.length, c + 1);
+  remove(g.moves.slice(0, c + 1));
+  setLine(g.moves.slice(0, c), c);
   app.note = null;
   app.recordEnded = false;
   showPosition();
@@ -158,26 +186,60 @@ export function goToPly(ply) {
   showPosition();
 }
 
-/** Plays a line of moves from the position shown (kept as the game's continuation if it is one). */
-export function playLine(pv) {
-  const g = app.game;
+/** Shows the line `moves` (from the start) at its end, continued by its first moves: a move of
+ * the move list clicked, in the main line or a variation. */
+export function goToLine(moves) {
   cancelSearch();
-  const base = g.moves.slice(0, g.cursor);
-  const same = pv.every((m, i) => g.moves[g.cursor + i] === m);
-  g.moves = same ? g.moves : base.concat(pv);
-  g.cursor = base.length + pv.length;
-  app.evals.length = Math.min(app.evals.length, base.length + 1);
+  setLine(lineThrough(moves), moves.length);
   showPosition();
 }
 
-/** Shows the position after the `n`th move of the mate line found (the line becomes the game's
- * continuation unless it is one). */
+/** Plays a line of moves from the position shown (a variation, unless it is the line's own
+ * continuation). */
+export function playLine(pv) {
+  const g = app.game;
+  cancelSearch();
+  const line = g.moves.slice(0, g.cursor).concat(pv);
+  addLine(line);
+  setLine(lineThrough(line), line.length);
+  showPosition();
+}
+
+/** Shows the position after the `n`th move of the mate line found (the line is kept as a
+ * variation unless the game has it). */
 export function goToMateMove(n) {
   const g = app.game;
   cancelSearch();
   const prefix = app.mate.base.concat(app.mate.line);
-  if (g.moves.length < prefix.length || !prefix.every((mv, j) => g.moves[j] === mv)) g.moves = prefix;
-  g.cursor = app.mate.base.length + n;
+  addLine(prefix);
+  const has = g.moves.length >= prefix.length && prefix.every((mv, j) => g.moves[j] === mv);
+  setLine(has ? g.moves : lineThrough(prefix), app.mate.base.length + n);
+  showPosition();
+}
+
+/** Whether the line shown is a variation (which Promote moves up). */
+export function canPromote() {
+  return !app.editing && !onMainLine(app.game.moves);
+}
+
+/** Promotes the line shown one step among the lines of its branch (again, to the main line). */
+export function promoteShown() {
+  if (!canPromote()) return;
+  const before = mainLine().join(' ');
+  promote(app.game.moves);
+  if (mainLine().join(' ') !== before) mainLineChanged();
+  emit('render');
+}
+
+/** Deletes the move shown and every line after it; the position before it is shown. */
+export function deleteShown() {
+  const g = app.game;
+  if (app.editing || g.cursor === 0) return;
+  cancelSearch();
+  const path = g.moves.slice(0, g.cursor);
+  if (onMainLine(path)) mainLineChanged();
+  remove(path);
+  setLine(lineThrough(path.slice(0, -1)), path.length - 1);
   showPosition();
 }
 
@@ -199,7 +261,7 @@ export function toggleAnalysis() {
 export function canResign() {
   const st = shownState();
   const g = app.game;
-  if (!st || st.result || app.note || app.editing || g.cursor !== g.moves.length) return false;
+  if (!st || st.result || app.note || app.editing || g.cursor !== g.moves.length || !onMainLine(g.moves)) return false;
   return !isEngineSide(st.side);
 }
 
@@ -215,9 +277,16 @@ export function resign() {
   emit('render');
 }
 
-/** Whether a move may be made in the position shown (open, and not the engine's turn to play). */
+/** Whether the game's result (`app.note`) is shown: at the end of the main line. */
+export function atNote() {
+  const g = app.game;
+  return !!app.note && g.cursor === g.moves.length && onMainLine(g.moves);
+}
+
+/** Whether a move may be made in the position shown (open, and not the engine's turn to play;
+ * after the game's end, in its earlier positions, as variations). */
 export function canMoveHere(st) {
-  if (!st || st.result || app.note) return false;
+  if (!st || st.result || atNote()) return false;
   if (app.game.cursor === app.game.moves.length && isEngineSide(st.side) && !app.analysing) return false;
   return true;
 }
@@ -293,11 +362,13 @@ export function requestShown() {
   requestState(app.game.name, app.game.start, shownMoves());
 }
 
-/** Asks for the states of a game's every position, then shows its last. */
-export function showWholeGame(moves) {
+/** Shows a game's last position; its variations (each from the start) are kept in the tree.
+ * The states of its other positions come as the move list asks for them (within the server's
+ * cap of messages a second: a long record asked for all at once would lose some). */
+export function showWholeGame(moves, variations) {
+  setTree(moves, variations);
   app.game.moves = moves.slice();
   app.game.cursor = moves.length;
-  for (let k = 0; k <= moves.length; k++) requestState(app.game.name, app.game.start, moves.slice(0, k));
   showPosition();
 }
 
@@ -344,8 +415,9 @@ export function onError(msg) {
       emit('status', null);
     }
     if (k === shownKey() && app.game.cursor > 0) {
-      app.game.moves = app.game.moves.slice(0, app.game.cursor - 1);
-      app.game.cursor = app.game.moves.length;
+      const path = app.game.moves.slice(0, app.game.cursor);
+      remove(path);
+      setLine(path.slice(0, -1), path.length - 1);
       showPosition();
     }
   }

@@ -6,6 +6,7 @@ import { $ } from './dom.js';
 import { app, current, sideName } from './state.js';
 import { send } from './connection.js';
 import { newGame, showWholeGame } from './play.js';
+import { mainLine, otherLines } from './variations.js';
 
 /** Makes a download button for every record format of any game, and the panel's note. */
 export function buildRecordButtons(games) {
@@ -54,11 +55,14 @@ export function loadRecord(text, game) {
   if (id !== null) app.pendingRecord = { id, op: 'load' };
 }
 
-/** Asks the server for the game as a record in this format, with the page's end of the game (a
- * resignation, a loss on time) when it has one; a mate or a repetition the server sees itself. */
+/** Asks the server for the game as a record in this format: its main line, with the page's end
+ * of the game (a resignation, a loss on time) when it has one (a mate or a repetition the server
+ * sees itself), and its variations (which KIF keeps as 変化). */
 export function requestRecord(format) {
   const g = app.game;
-  const msg = { op: 'record', game: g.name, sfen: g.start, moves: g.moves, format };
+  const msg = { op: 'record', game: g.name, sfen: g.start, moves: mainLine(), format };
+  const others = otherLines();
+  if (others.length) msg.variations = others;
   if (app.note && app.noteResult) msg.result = app.noteResult;
   const id = send(msg);
   if (id !== null) app.pendingRecord = { id, op: 'record' };
@@ -84,7 +88,7 @@ export function onRecordAnswer(msg) {
     app.noteResult = { winner: w, reason: msg.result.reason };
     app.recordEnded = true;
   }
-  showWholeGame(msg.moves);
+  showWholeGame(msg.moves, msg.variations);
 }
 
 /** A record file's text: UTF-8, or Shift_JIS as some older record files are. */

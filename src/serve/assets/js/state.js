@@ -9,7 +9,7 @@ export const app = {
   pendingRecord: null, // the `record` or `load` asked for: { id, op }
   pendingStates: new Map(), // id -> cache key
   states: new Map(), // cache key -> state message
-  game: { name: '', start: '', moves: [], cursor: 0 },
+  game: { name: '', start: '', moves: [], cursor: 0, tree: { move: null, children: [] } }, // the line shown (moves), the ply shown, every line played (variations.js)
   evals: [], // ply -> score from the first mover's view (cp; mates as ±(10000 - plies))
   flipped: false,
   selected: null, // {from: square} | {hand: letter} | {path: [squares]}, with `chosen` (the square of arrival) while the chooser asks

@@ -12,7 +12,8 @@ import { drawEvalBar } from './evalbar.js';
 import { drawHands } from './hands.js';
 import { hasNotation, moveText } from './notation.js';
 import { settings } from './settings.js';
-import { canMoveHere, canResign, goToPly, syntaxOf } from './play.js';
+import { atNote, canMoveHere, canPromote, canResign, goToLine, requestLineStates, syntaxOf } from './play.js';
+import { mainLine, onMainLine } from './variations.js';
 
 /** Redraws everything that shows the position at the cursor. */
 export function render() {
@@ -39,6 +40,8 @@ export function render() {
   $('pass').hidden = !(st && !app.editing && st.legal.includes('pass') && canMoveHere(st));
   $('play-on').hidden = !(app.recordEnded && app.note);
   $('resign').disabled = !canResign();
+  $('promote-line').disabled = !canPromote();
+  $('delete-line').disabled = !!app.editing || app.game.cursor === 0;
   renderChoices(page);
 }
 
@@ -72,7 +75,7 @@ export function renderStatus(st) {
     const mated = st.result.reason === 'no legal move' && st.check && entry && entry.page.pieces.some((p) => p.royal);
     text = (w ? sideName(w) + ' wins' : 'Draw') + ' (' + (mated ? 'checkmate' : st.result.reason) + ')';
     s.dataset.result = w || 'draw';
-  } else if (app.note && app.game.cursor === app.game.moves.length) {
+  } else if (atNote()) {
     text = app.note;
     s.dataset.result = 'note';
   } else {
@@ -89,36 +92,106 @@ export function renderStatus(st) {
   s.dataset.side = st.side;
 }
 
-/** The move list, in the notation chosen, in numbered pairs (each pair's first move carries its
- * number, `data-num`; each move its move string, `data-usi`, and its mover, `data-side`); it
- * scrolls itself to the current move, never the page. */
-function renderMoveList() {
-  const ol = $('move-list');
+/** The text of the last move of `line` (from the start), in the notation chosen, with its
+ * mover (`data-side`) and move string (`data-usi`) set on `el`. */
+function writeMove(el, line) {
+  const g = app.game;
   const entry = current();
+  const i = line.length - 1;
+  const m = line[i];
+  el.dataset.usi = m;
+  const before = app.states.get(key(g.name, g.start, line.slice(0, i)));
+  if (before) el.dataset.side = before.side;
+  el.textContent = entry ? moveText(entry.page, m, before, i > 0 ? line[i - 1] : null, settings.notation) : m;
+}
+
+/** Marks the move list's entry of the position shown. */
+function markCurrent(el) {
+  el.classList.add('current');
+  el.setAttribute('aria-current', 'step');
+}
+
+/** A variation: the move `first` after `base` and the first moves after it, each a button-like
+ * span (`data-line`: its whole line), the alternatives to each of those moves nested in it, in
+ * brackets. The position shown, when in it, is marked. */
+function variationLine(base, first, shown) {
+  const box = document.createElement('span');
+  box.className = 'variation';
+  let path = base.concat([first.move]);
+  let n = first;
+  const add = (line, lead) => {
+    const el = document.createElement('span');
+    el.className = 'vmove';
+    el.dataset.line = line.join(' ');
+    el.dataset.ply = String(line.length);
+    writeMove(el, line);
+    // The number before the first mover's moves, and before a variation's first move.
+    const number = Math.ceil(line.length / 2);
+    if (line.length % 2 === 1) el.dataset.num = number + '.';
+    else if (lead) el.dataset.num = number + '…';
+    if (shown.length === line.length && el.dataset.line === shown.join(' ')) markCurrent(el);
+    el.addEventListener('click', () => goToLine(line));
+    box.appendChild(el);
+  };
+  add(path, true);
+  while (n.children.length) {
+    const [next, ...alternatives] = n.children;
+    const at = path;
+    path = path.concat([next.move]);
+    add(path, false);
+    for (const a of alternatives) box.appendChild(variationLine(at, a, shown)).classList.add('nested');
+    n = next;
+  }
+  const g = app.game;
+  requestLineStates(g.name, g.start, base, path.slice(base.length));
+  return box;
+}
+
+/** The move list, in the notation chosen: the main line in numbered pairs (each pair's first
+ * move carries its number, `data-num`; each move its move string, `data-usi`, and its mover,
+ * `data-side`), and after a move that has alternatives, its variations (`li.variations`), as
+ * lishogi's analysis board lists them. It scrolls itself to the current move, never the page. */
+export function renderMoveList() {
+  const ol = $('move-list');
   ol.textContent = '';
+  const g = app.game;
+  const shown = g.moves.slice(0, g.cursor);
+  const shownOnMain = onMainLine(shown);
   const li0 = document.createElement('li');
   li0.dataset.ply = '0';
   li0.textContent = 'start';
+  if (g.cursor === 0) markCurrent(li0);
+  li0.addEventListener('click', () => goToLine([]));
   ol.appendChild(li0);
-  const g = app.game;
-  g.moves.forEach((m, i) => {
+  const main = mainLine();
+  // The positions' states, for the moves written in Japanese and their movers.
+  requestLineStates(g.name, g.start, [], main);
+  let n = g.tree;
+  main.forEach((m, i) => {
+    const line = main.slice(0, i + 1);
     const li = document.createElement('li');
     li.dataset.ply = String(i + 1);
-    li.dataset.usi = m;
     if (i % 2 === 0) li.dataset.num = String(i / 2 + 1);
-    const before = app.states.get(key(g.name, g.start, g.moves.slice(0, i)));
-    if (before) li.dataset.side = before.side;
-    li.textContent = entry ? moveText(entry.page, m, before, i > 0 ? g.moves[i - 1] : null, settings.notation) : m;
+    writeMove(li, line);
+    if (shownOnMain && g.cursor === i + 1) markCurrent(li);
+    li.addEventListener('click', () => goToLine(line));
     ol.appendChild(li);
-  });
-  for (const li of ol.children) {
-    const ply = Number(li.dataset.ply);
-    if (ply === g.cursor) {
-      li.classList.add('current');
-      li.setAttribute('aria-current', 'step');
+    const alternatives = n.children.slice(1);
+    n = n.children[0];
+    if (!alternatives.length) return;
+    const box = document.createElement('li');
+    box.className = 'variations';
+    for (const a of alternatives) box.appendChild(variationLine(main.slice(0, i), a, shown));
+    ol.appendChild(box);
+    // The pair's second move, after the variations, keeps its column behind a numbered gap.
+    if (i % 2 === 0 && i + 1 < main.length) {
+      const gap = document.createElement('li');
+      gap.className = 'gap';
+      gap.dataset.num = String(i / 2 + 1);
+      gap.textContent = '…';
+      ol.appendChild(gap);
     }
-    li.addEventListener('click', () => goToPly(ply));
-  }
+  });
   const cur = ol.querySelector('.current');
   if (cur) {
     const top = cur.offsetTop - ol.offsetTop;
