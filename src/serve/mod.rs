@@ -83,6 +83,7 @@ pub const SCRIPTS: &[(&str, &str)] = &[
     ("notation.js", include_str!("assets/js/notation.js")),
     ("play.js", include_str!("assets/js/play.js")),
     ("position.js", include_str!("assets/js/position.js")),
+    ("premove.js", include_str!("assets/js/premove.js")),
     ("presets.js", include_str!("assets/js/presets.js")),
     ("records.js", include_str!("assets/js/records.js")),
     ("search.js", include_str!("assets/js/search.js")),

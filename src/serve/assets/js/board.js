@@ -10,6 +10,7 @@ import * as cubes from './board-cubes.js';
 import * as discs from './board-discs.js';
 import * as wedges from './board-wedges.js';
 import { syntaxOf } from './play.js';
+import { premoveSquares } from './premove.js';
 
 /** The drawing module of a board family. */
 export function familyOf(page) {
@@ -54,8 +55,9 @@ export function drawBoard(page, pos, st) {
   // While the player chooses between moves to one square (promote or not, the face dropped),
   // that square alone is lit, marked as chosen.
   const chosen = app.selected && app.selected.chosen;
-  const targets = chosen ? [chosen] : app.selected && st ? syntaxOf(page).targets(page, st, app.selected) : [];
+  const targets = chosen ? [chosen] : app.selected && !app.selected.pre && st ? syntaxOf(page).targets(page, st, app.selected) : [];
   const selected = selectedSquares();
+  const premove = premoveSquares();
   let checkSquare = null;
   if (st && st.check && pos) {
     pos.cells.forEach((row, r) => row.forEach((p, c) => {
@@ -77,6 +79,7 @@ export function drawBoard(page, pos, st) {
       if (selected.includes(name)) cls += ' sq-selected';
       if (chosen === name) cls += ' sq-chosen';
       if (checkSquare === name) cls += ' sq-check';
+      if (premove.includes(name)) cls += ' sq-premove';
       svg('rect', { x, y, width: sq, height: sq, class: cls }, g);
       if (page.marked.includes(name)) {
         svg('circle', { cx: x + sq / 2, cy: y + sq / 2, r: sq * 0.42, class: 'square-mark' }, g);
@@ -96,6 +99,7 @@ export function drawBoard(page, pos, st) {
         svg('circle', { cx: x + sq / 2, cy: y + sq / 2, r: p ? sq * 0.46 : sq * 0.14, class: p ? 'target-ring' : 'target-dot' }, g);
       }
       if (checkSquare === name) label += ', in check';
+      if (premove.includes(name)) label += ', premove';
       g.setAttribute('aria-label', label);
       svg('rect', { x: x + 3, y: y + 3, width: sq - 6, height: sq - 6, class: 'sq-focus', fill: 'none' }, g);
     }

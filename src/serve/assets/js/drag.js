@@ -1,14 +1,17 @@
 // Pointer input on the board and the hands, for mouse, pen and touch alike (pointer events): a
 // press and release on one square is a click; a press on a piece that may move, dragged and
 // released on another square, is a move (a route stops on the squares it is dragged over). The
-// legal targets show while dragging, and the piece follows the pointer.
+// legal targets show while dragging, and the piece follows the pointer. The right button draws:
+// pressed and released on one square a circle, dragged to another an arrow (arrows.js); a left
+// press on the board takes the drawing down.
 
 import { $, svg } from './dom.js';
 import { app, bottomSide, current } from './state.js';
 import { familyOf } from './board.js';
 import { pieceOn } from './position.js';
 import { render } from './view.js';
-import { clickHand, clickSquare, dragDrop, dragHand, dragOver, dragSquare } from './input.js';
+import { COLORS, clearShapes, drawShapes, toggleShape } from './arrows.js';
+import { cancelPremove, clickHand, clickSquare, dragDrop, dragHand, dragOver, dragSquare } from './input.js';
 
 /** How far (CSS pixels) a press must move to be a drag rather than a click. */
 const SLOP = 6;
@@ -62,7 +65,9 @@ function begin(e, spec, captureOn) {
 }
 
 function onBoardDown(e) {
+  if (e.button === 2) return startDrawing(e);
   if (e.button !== 0 || drag) return;
+  clearShapes();
   const g = e.target.closest && e.target.closest('[data-square]');
   if (!g) return;
   if (e.pointerType === 'mouse') e.preventDefault(); // no text selection, no focus change
@@ -71,6 +76,19 @@ function onBoardDown(e) {
   const dragging = dragSquare(name);
   const base = dragging && app.selected && app.selected.path ? app.selected.path.slice() : null;
   begin(e, { kind: 'square', from: name, dragging, was, base, piece: dragging ? pieceOn(current().page, app.lastPos && app.lastPos.pos, name) : null }, $('board'));
+}
+
+/** A right press on a square starts a shape, in the colour of the modifier keys held (and drops a
+ * premove, as lishogi does). */
+function startDrawing(e) {
+  const g = e.target.closest && e.target.closest('[data-square]');
+  if (drag || !g) return;
+  e.preventDefault();
+  cancelPremove();
+  const from = g.dataset.square;
+  app.drawing = { from, to: from, color: COLORS[(e.shiftKey || e.ctrlKey ? 1 : 0) + (e.altKey || e.metaKey ? 2 : 0)] };
+  begin(e, { kind: 'draw' }, $('board'));
+  drawShapes();
 }
 
 function onHandDown(e) {
@@ -86,6 +104,14 @@ function onHandDown(e) {
 
 function onMove(e) {
   if (!drag || e.pointerId !== drag.id) return;
+  if (drag.kind === 'draw') {
+    const name = squareUnder(e.clientX, e.clientY);
+    if (name && name !== app.drawing.to) {
+      app.drawing.to = name;
+      drawShapes();
+    }
+    return;
+  }
   if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < SLOP) return;
   drag.moved = true;
   if (!drag.dragging) return;
@@ -118,6 +144,14 @@ function finish() {
 function onUp(e) {
   if (!drag || e.pointerId !== drag.id) return;
   const d = finish();
+  if (d.kind === 'draw') {
+    const s = app.drawing;
+    const to = squareUnder(e.clientX, e.clientY);
+    app.drawing = null;
+    if (to) toggleShape(s.from, to, s.color);
+    else drawShapes();
+    return;
+  }
   if (!d.moved) {
     // A click: a press that selected a piece keeps it selected; any other is the click itself.
     if (d.kind === 'hand') {
@@ -141,12 +175,16 @@ function onUp(e) {
 
 function onCancel(e) {
   if (!drag || e.pointerId !== drag.id) return;
-  finish();
+  if (finish().kind === 'draw') {
+    app.drawing = null;
+    drawShapes();
+  }
 }
 
 /** Listens to the board's and the hands' pointers (their elements stay; their contents are redrawn). */
 export function initDrag() {
   $('board').addEventListener('pointerdown', onBoardDown);
+  $('board').addEventListener('contextmenu', (e) => e.preventDefault());
   for (const id of ['hand-top', 'hand-bottom']) $(id).addEventListener('pointerdown', onHandDown);
   window.addEventListener('pointermove', onMove, { passive: false });
   window.addEventListener('pointerup', onUp);

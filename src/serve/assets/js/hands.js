@@ -51,7 +51,7 @@ export function drawHands(page, pos, st) {
         sub.textContent = count;
         b.appendChild(sub);
       }
-      const selected = !!(app.selected && app.selected.hand === letter && st && st.side === side);
+      const selected = !!(app.selected && app.selected.hand === letter && st && (st.side === side) !== !!app.selected.pre);
       b.classList.toggle('selected', selected);
       const info = pieceInfo(page, letter);
       b.setAttribute('aria-label', sideName(side) + "'s " + (info ? info.name : letter) + ' in hand' +

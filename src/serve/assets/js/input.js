@@ -2,7 +2,8 @@
 // read by the module of the game's move syntax (`page.moves`: from-to moves with drops, or routes
 // entered stop by stop), whose answer is taken here: a move played, a choice asked, or a new
 // selection. And the keyboard on the board (arrows between squares, Enter or Space: a click) and
-// on the pieces in hand (Enter or Space).
+// on the pieces in hand (Enter or Space). While the engine is to move, the same input enters a
+// premove (premove.js), played once the engine has moved if it is legal then.
 
 import { $, showError } from './dom.js';
 import { app, current } from './state.js';
@@ -12,6 +13,7 @@ import { drawnAt, focusBoard } from './board.js';
 import { choose, hideChooser } from './chooser.js';
 import { render } from './view.js';
 import { editClick } from './editor.js';
+import { inHand, ownPiece, premoveClick, premoveMoves, premoveSide } from './premove.js';
 
 /** Takes a move syntax's answer: plays the move, asks which of the moves (their square of
  * arrival marked as chosen, the only target lit meanwhile), or selects. */
@@ -37,11 +39,44 @@ function movable() {
   return legalNow();
 }
 
-/** A click on a square: the editor's, or a step of a move. */
+/** Takes a premove click's answer (premove.js): the premove entered, a piece selected for it, or
+ * neither (both dropped). */
+function premoveAct(action) {
+  if (action.premove || !('select' in action)) app.premove = action.premove || null;
+  app.selected = action.select || null;
+  render();
+}
+
+/** Drops the premove and its selection (Escape, a right click on the board). */
+export function cancelPremove() {
+  if (!app.premove && !(app.selected && app.selected.pre)) return;
+  premoveAct({});
+}
+
+/** The premove, told that the game's last position is shown with its state: kept while the
+ * engine is to move; else played when a legal move goes so (a choice asked when several do), or
+ * dropped. */
+export function takePremove() {
+  const pm = app.premove;
+  const entry = current();
+  if (!pm || !entry || premoveSide()) return;
+  app.premove = null;
+  const st = legalNow();
+  const moves = st ? premoveMoves(entry.page, st, pm) : [];
+  if (moves.length === 1) return playMove(moves[0]);
+  if (moves.length) return act(entry.page, { choose: moves });
+  render();
+}
+
+/** A click on a square: the editor's, a step of a move, or of a premove. */
 export function clickSquare(name) {
   if (app.editing) return editClick(name);
-  const st = movable();
   const entry = current();
+  if (entry && premoveSide()) {
+    hideChooser();
+    return premoveAct(premoveClick(entry.page, app.selected, name));
+  }
+  const st = movable();
   if (!st || !entry) return;
   hideChooser();
   act(entry.page, syntaxOf(entry.page).click(entry.page, st, app.selected, name));
@@ -50,12 +85,13 @@ export function clickSquare(name) {
 /** A click on a piece in hand: selects it to drop (again: drops the selection). */
 export function clickHand(side, letter) {
   if (app.editing) return;
-  const st = movable();
   const entry = current();
-  if (!st || !entry || st.side !== side) return;
+  const pre = entry && premoveSide();
+  const st = pre ? null : movable();
+  if (!entry || (pre ? pre !== side : !st || st.side !== side)) return;
   hideChooser();
-  const has = st.legal.some((m) => dropLetter(m) && handLetter(entry.page, dropLetter(m)) === letter);
-  app.selected = has && !(app.selected && app.selected.hand === letter) ? { hand: letter } : null;
+  const has = pre ? inHand(entry.page, side, letter) : st.legal.some((m) => dropLetter(m) && handLetter(entry.page, dropLetter(m)) === letter);
+  app.selected = has && !(app.selected && app.selected.hand === letter) ? (pre ? { hand: letter, pre: true } : { hand: letter }) : null;
   render();
 }
 
@@ -70,6 +106,13 @@ export function dragSquare(name) {
   if (app.editing || !app.connected) return false;
   const st = legalNow();
   const entry = current();
+  if (entry && premoveSide()) {
+    if (!ownPiece(entry.page, name)) return false;
+    hideChooser();
+    app.selected = { from: name, pre: true };
+    renderSoon();
+    return true;
+  }
   if (!st || !entry) return false;
   const syntax = syntaxOf(entry.page);
   if (!syntax.canDrag(entry.page, st, app.selected, name)) return false;
@@ -84,6 +127,13 @@ export function dragHand(side, letter) {
   if (app.editing || !app.connected) return false;
   const st = legalNow();
   const entry = current();
+  if (entry && premoveSide()) {
+    if (premoveSide() !== side || !inHand(entry.page, side, letter)) return false;
+    hideChooser();
+    app.selected = { hand: letter, pre: true };
+    renderSoon();
+    return true;
+  }
   if (!st || !entry || st.side !== side) return false;
   if (!st.legal.some((m) => dropLetter(m) && handLetter(entry.page, dropLetter(m)) === letter)) return false;
   hideChooser();
@@ -110,6 +160,10 @@ export function dragOver(base, visited) {
 export function dragDrop(name, base, visited) {
   const st = legalNow();
   const entry = current();
+  if (app.selected && app.selected.pre) {
+    const a = name && entry && premoveSide() ? premoveClick(entry.page, app.selected, name) : {};
+    return premoveAct(a.premove ? a : { select: null });
+  }
   if (!st || !entry || !app.selected || !name) {
     app.selected = null;
     render();

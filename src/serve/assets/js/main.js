@@ -21,7 +21,7 @@ import {
 import { focusBoard } from './board.js';
 import { hideChooser } from './chooser.js';
 import { drawEvalGraph } from './graph.js';
-import { drawBestArrow } from './arrows.js';
+import { clearShapes, drawBestArrow } from './arrows.js';
 import { drawEvalBar } from './evalbar.js';
 import { clearMate, mateAsked, mateEnded, mateFound, mateProgress, redrawMateLine } from './mate.js';
 import { buildPresets, loadPosition } from './presets.js';
@@ -32,7 +32,7 @@ import { playSound } from './sound.js';
 import { render, renderClocks, renderMoveList, renderStatus, showConnection, startClockTicker } from './view.js';
 import { initDrag } from './drag.js';
 import { clearEditor, currentSfen, editorFields, editorStart, startEditor, stopEditor } from './editor.js';
-import { initKeys } from './input.js';
+import { cancelPremove, initKeys, takePremove } from './input.js';
 
 /** The engine's `hello`: the games it offers, each joined to its description in games.json. */
 function onHello(msg) {
@@ -96,6 +96,8 @@ function listenAll() {
   listen('render', render);
   listen('status', renderStatus);
   listen('shown', hideChooser);
+  listen('shown', clearShapes);
+  listen('premove', takePremove);
   listen('played', playSound);
   listen('new-game', clearMate);
   listen('new-game', clearAnalysis);
@@ -225,6 +227,8 @@ function wire() {
   $('nav-next').addEventListener('click', () => goToPly(app.game.cursor + 1));
   $('nav-last').addEventListener('click', () => goToPly(app.game.moves.length));
   document.addEventListener('keydown', (e) => {
+    // Escape drops a premove wherever the focus is (the board keeps none when clicked).
+    if (e.key === 'Escape') cancelPremove();
     const t = e.target;
     if (t && (t.tagName === 'TEXTAREA' || t.tagName === 'INPUT' || t.tagName === 'SELECT')) return;
     if (e.defaultPrevented) return;

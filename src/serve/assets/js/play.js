@@ -24,6 +24,7 @@ export function newGame(name, sfen) {
   app.note = null;
   app.recordEnded = false;
   app.mate = null;
+  app.premove = null;
   emit('new-game', name);
   const human = sideSetting();
   const entry = gameEntry(name);
@@ -54,6 +55,13 @@ export function showPosition() {
   emit('render');
   if (app.analysing) startAnalysis();
   maybeEngineMove();
+  premoveDue();
+}
+
+/** Tells (the `premove` event) that a premove may be due: the game's last position is shown and
+ * its state is known. */
+function premoveDue() {
+  if (app.premove && shownKey() === lastKey() && shownState()) emit('premove');
 }
 
 /** Whether a move captures in the position `st` (a route's `:`, or a piece on its square of arrival). */
@@ -163,6 +171,7 @@ export function maybeEngineMove() {
 export function takeBack() {
   const g = app.game;
   cancelSearch();
+  app.premove = null;
   if (g.cursor === 0) return;
   let c = g.cursor - 1;
   if (sideSetting() === 'b' || sideSetting() === 'w') {
@@ -393,7 +402,10 @@ export function onState(msg) {
   app.states.set(k, msg);
   emit('states');
   if (k === shownKey()) emit('render');
-  if (k === lastKey()) maybeEngineMove();
+  if (k === lastKey()) {
+    maybeEngineMove();
+    premoveDue();
+  }
 }
 
 /** The server's `error`: shown; a refused position is stepped back from, and a refused search

@@ -12,7 +12,7 @@ export const app = {
   game: { name: '', start: '', moves: [], cursor: 0, tree: { move: null, children: [] } }, // the line shown (moves), the ply shown, every line played (variations.js)
   evals: [], // ply -> score from the first mover's view (cp; mates as ±(10000 - plies))
   flipped: false,
-  selected: null, // {from: square} | {hand: letter} | {path: [squares]}, with `chosen` (the square of arrival) while the chooser asks
+  selected: null, // {from: square} | {hand: letter} | {path: [squares]}, with `chosen` (the square of arrival) while the chooser asks, `pre` for a premove's
   search: null, // the running search
   queued: null, // the next search to start when the running one has answered
   analysing: false,
@@ -31,6 +31,9 @@ export const app = {
   dragFrom: null, // the square whose piece is being dragged
   sounds: [], // the sounds played ('move', 'capture'), for the tests
   lastAnalysis: null, // the best line's score as the engine gave it (the side to move's view)
+  shapes: [], // the circles and arrows the user drew (right button): {from, to, color}; a circle's `to` is its `from`
+  drawing: null, // the shape being drawn: {from, to, color}
+  premove: null, // the player's move entered during the engine's turn: {key, ply, from | hand, to} (premove.js)
 };
 
 /** The cache key of a position: game, start and moves. */
@@ -111,6 +114,7 @@ export function sideName(side) {
  *   evals             a score was added to the evaluations of the game's plies
  *   mate (s, msg)     the mate search `s` answered `msg`
  *   ended (s, why)    the search `s` ended without its answer (refused, or the connection closed)
+ *   premove           the game's last position is shown and its state known: a premove may be due
  */
 const listeners = new Map();
 

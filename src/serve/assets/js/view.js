@@ -7,7 +7,7 @@ import { parsePosition } from './position.js';
 import { drawBoard } from './board.js';
 import { clockRun, clockUpdate, flagFall } from './clock.js';
 import { drawEvalGraph } from './graph.js';
-import { drawBestArrow } from './arrows.js';
+import { drawBestArrow, drawShapes } from './arrows.js';
 import { drawEvalBar } from './evalbar.js';
 import { drawHands } from './hands.js';
 import { hasNotation, moveText } from './notation.js';
@@ -35,6 +35,7 @@ export function render() {
   drawEvalGraph();
   drawEvalBar();
   drawBestArrow();
+  drawShapes();
   clockRun(st);
   renderClocks();
   $('pass').hidden = !(st && !app.editing && st.legal.includes('pass') && canMoveHere(st));
