@@ -33,6 +33,8 @@ import { render, renderClocks, renderStatus, showConnection, startClockTicker } 
 import { initDrag } from './drag.js';
 import { clearEditor, currentSfen, editorFields, editorStart, startEditor, stopEditor } from './editor.js';
 import { initKeys } from './input.js';
+import { abort, clearDrawOffer, offerDraw } from './ending.js';
+import { initThemes } from './themes.js';
 
 /** The engine's `hello`: the games it offers, each joined to its description in games.json. */
 function onHello(msg) {
@@ -103,6 +105,7 @@ function listenAll() {
     $('game-select').value = name;
   });
   listen('new-game', updateRecordButtons);
+  listen('new-game', clearDrawOffer);
   listen('clock', renderClocks);
   listen('search', updateAnalyseButton);
   // A play search started or ended: the status line says whether the engine is thinking.
@@ -140,6 +143,8 @@ function wire() {
   $('new-game').addEventListener('click', () => newGame(app.game.name, null));
   $('takeback').addEventListener('click', takeBack);
   $('resign').addEventListener('click', resign);
+  $('abort').addEventListener('click', abort);
+  $('offer-draw').addEventListener('click', offerDraw);
   $('flip').addEventListener('click', () => {
     app.flipped = !app.flipped;
     render();
@@ -261,6 +266,7 @@ function wire() {
   $('edit-cancel').addEventListener('click', () => stopEditor(false));
   initDrag();
   initKeys();
+  initThemes();
 }
 
 listenAll();

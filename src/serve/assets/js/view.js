@@ -13,6 +13,7 @@ import { drawHands } from './hands.js';
 import { hasNotation, moveText } from './notation.js';
 import { settings } from './settings.js';
 import { canMoveHere, canResign, goToPly, syntaxOf } from './play.js';
+import { canAbort, canOfferDraw, drawNote } from './ending.js';
 
 /** Redraws everything that shows the position at the cursor. */
 export function render() {
@@ -39,6 +40,9 @@ export function render() {
   $('pass').hidden = !(st && !app.editing && st.legal.includes('pass') && canMoveHere(st));
   $('play-on').hidden = !(app.recordEnded && app.note);
   $('resign').disabled = !canResign();
+  $('abort').disabled = !canAbort();
+  $('offer-draw').disabled = !canOfferDraw();
+  $('offer-draw').hidden = !page.agreed_draw;
   renderChoices(page);
 }
 
@@ -83,6 +87,7 @@ export function renderStatus(st) {
     // What the game's move syntax adds about the moves of the position (`(must capture)`), or ''.
     if (entry) text += syntaxOf(entry.page).note(st);
     if (app.search && !app.search.cancelled && app.search.kind === 'play') text += ' — engine thinking…';
+    text += drawNote();
   }
   if (!app.connected) text += ' — not connected: press Reconnect to move';
   s.textContent = text + '  ·  ply ' + app.game.cursor;
