@@ -432,6 +432,14 @@ async fn hello_and_a_short_game_of_each() {
     assert_eq!(page["rank_names"], "87654321");
     assert_eq!(page["moves"], "route");
     assert_eq!(page["last_square"], true);
+    // A draw by agreement: shogi and Give and Take, not minishogi nor nana shogi.
+    let draws: Vec<_> = described
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["page"]["agreed_draw"].as_bool().unwrap())
+        .collect();
+    assert_eq!(draws, [true, false, false, true]);
     assert_eq!(page["notation"]["western"], false);
     assert_eq!(
         described[0]["page"]["notation"]["japanese_ranks"],

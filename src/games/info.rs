@@ -424,6 +424,10 @@ pub struct PageInfo {
     pub set: &'static [SetCount],
     /// How the page may write the game's moves for people besides their move strings.
     pub notation: Notation,
+    /// Whether the players may agree a draw, which the page then offers to the engine (shogi,
+    /// whose records write it, CSA `%HIKIWAKE`; Give and Take, as draughts): not in a game
+    /// whose rules name no draw by agreement (docs/serve.md, "The page").
+    pub agreed_draw: bool,
 }
 
 /// How many pieces of a kind a game's set has (docs/rules.md, "No more pieces than the set").

@@ -86,8 +86,8 @@ pub fn write(
 /// The lines a record in `format` ends with after its `plies` moves, for a game won by `winner`
 /// (`"b"`, `"w"`, none: a draw) for `reason` (the words of `state`'s and `load`'s `result`): KIF
 /// `詰み`, `投了`, `切れ負け`, `千日手`, … and the `まで` line; CSA `%TSUMI`, `%TORYO`,
-/// `%TIME_UP`, `%SENNICHITE`, …. Empty for a format that writes no result, or a result it has no
-/// word for.
+/// `%TIME_UP`, `%SENNICHITE`, …; an aborted game (`abort`: no result) KIF `中断`, CSA `%CHUDAN`.
+/// Empty for a format that writes no result, or a result it has no word for.
 fn ending_lines(
     format: &str,
     plies: usize,
@@ -112,8 +112,11 @@ fn ending_lines(
                 "resignation" => "投了",
                 "time" => "切れ負け",
                 "repetition" => "千日手",
-                "impasse" => "持将棋",
+                // KIF has no other word for a draw agreed: shogi's agreed draw is 持将棋.
+                "impasse" | "agreement" => "持将棋",
                 "declaration" => "入玉勝ち",
+                // The game was stopped with no result (`load` reads no result back).
+                "abort" => "中断",
                 _ => return Ok(String::new()),
             };
             let end = match side {
@@ -132,6 +135,7 @@ fn ending_lines(
                 "impasse" => "%JISHOGI",
                 "agreement" => "%HIKIWAKE",
                 "declaration" => "%KACHI",
+                "abort" => "%CHUDAN",
                 _ => return Ok(String::new()),
             };
             format!("{word}\n")
@@ -423,6 +427,44 @@ mod tests {
             let back = json(load(None, text, None));
             assert_eq!(back["result"]["reason"], reason, "{format}: {text}");
             assert_eq!(back["result"]["winner"], winner, "{format}: {text}");
+        }
+        // An aborted game ends with KIF's `中断` and CSA's `%CHUDAN`, which read back as no
+        // result; a draw agreed is CSA's `%HIKIWAKE` and, as KIF has no other word, `持将棋`.
+        let aborted = RecordResult {
+            winner: None,
+            reason: "abort".into(),
+        };
+        let agreed = RecordResult {
+            winner: None,
+            reason: "agreement".into(),
+        };
+        for (format, told, ending, reason) in [
+            ("kif", &aborted, "   3 中断\nまで2手で中断\n", None),
+            ("csa", &aborted, "\n%CHUDAN\n", None),
+            (
+                "kif",
+                &agreed,
+                "   3 持将棋\nまで2手で持将棋\n",
+                Some("impasse"),
+            ),
+            ("csa", &agreed, "\n%HIKIWAKE\n", Some("agreement")),
+        ] {
+            let r = json(write(None, SHOGI, "startpos", &opening, format, Some(told)));
+            let text = r["text"].as_str().unwrap();
+            assert!(text.ends_with(ending), "{format}: {text}");
+            let back = json(load(None, text, None));
+            assert_eq!(
+                back["moves"].as_array().unwrap().len(),
+                2,
+                "{format}: {text}"
+            );
+            match reason {
+                None => assert!(back["result"].is_null(), "{format}: {text}"),
+                Some(reason) => {
+                    assert_eq!(back["result"]["reason"], reason, "{format}: {text}");
+                    assert!(back["result"]["winner"].is_null(), "{format}: {text}");
+                }
+            }
         }
         // The USI record writes no result; nor a format without a word for it.
         let r = json(write(

@@ -69,6 +69,7 @@ pub const SCRIPTS: &[(&str, &str)] = &[
     ("dom.js", include_str!("assets/js/dom.js")),
     ("drag.js", include_str!("assets/js/drag.js")),
     ("editor.js", include_str!("assets/js/editor.js")),
+    ("ending.js", include_str!("assets/js/ending.js")),
     ("evalbar.js", include_str!("assets/js/evalbar.js")),
     ("graph.js", include_str!("assets/js/graph.js")),
     ("hands.js", include_str!("assets/js/hands.js")),
@@ -90,6 +91,7 @@ pub const SCRIPTS: &[(&str, &str)] = &[
     ("settings.js", include_str!("assets/js/settings.js")),
     ("sound.js", include_str!("assets/js/sound.js")),
     ("state.js", include_str!("assets/js/state.js")),
+    ("themes.js", include_str!("assets/js/themes.js")),
     ("variations.js", include_str!("assets/js/variations.js")),
     ("view.js", include_str!("assets/js/view.js")),
 ];

@@ -71,6 +71,7 @@ pub const INFO: super::GameInfo = super::GameInfo {
         }],
         // The article's notation is the move strings themselves (`c4:c6:c8`).
         notation: Notation::NONE,
+        agreed_draw: true,
     },
     tools: ToolInfo {
         fuzz_perft_depth: 4,

@@ -61,6 +61,7 @@ pub const INFO: crate::games::GameInfo = crate::games::GameInfo {
             japanese_ranks: "一二三四五",
             ..shogi::JAPANESE_AND_WESTERN
         },
+        agreed_draw: false,
     },
     tools: ToolInfo {
         fuzz_perft_depth: 4,

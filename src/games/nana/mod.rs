@@ -80,6 +80,7 @@ pub const INFO: super::GameInfo = super::GameInfo {
             japanese_files: "321",
             japanese_ranks: "一二三",
         },
+        agreed_draw: false,
     },
     tools: ToolInfo {
         fuzz_perft_depth: 5,

@@ -118,6 +118,7 @@ pub const INFO: super::GameInfo = super::GameInfo {
             count(&["P", "+P"], 18),
         ],
         notation: JAPANESE_AND_WESTERN,
+        agreed_draw: true,
     },
     tools: ToolInfo {
         fuzz_perft_depth: 3,

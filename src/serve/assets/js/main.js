@@ -33,6 +33,8 @@ import { render, renderClocks, renderMoveList, renderStatus, showConnection, sta
 import { initDrag } from './drag.js';
 import { clearEditor, currentSfen, editorFields, editorStart, startEditor, stopEditor } from './editor.js';
 import { cancelPremove, initKeys, takePremove } from './input.js';
+import { abort, clearDrawOffer, offerDraw } from './ending.js';
+import { initThemes } from './themes.js';
 
 /** The engine's `hello`: the games it offers, each joined to its description in games.json. */
 function onHello(msg) {
@@ -105,6 +107,7 @@ function listenAll() {
     $('game-select').value = name;
   });
   listen('new-game', updateRecordButtons);
+  listen('new-game', clearDrawOffer);
   listen('clock', renderClocks);
   listen('search', updateAnalyseButton);
   // A play search started or ended: the status line says whether the engine is thinking.
@@ -154,6 +157,8 @@ function wire() {
   $('resign').addEventListener('click', resign);
   $('promote-line').addEventListener('click', promoteShown);
   $('delete-line').addEventListener('click', deleteShown);
+  $('abort').addEventListener('click', abort);
+  $('offer-draw').addEventListener('click', offerDraw);
   $('flip').addEventListener('click', () => {
     app.flipped = !app.flipped;
     render();
@@ -277,6 +282,7 @@ function wire() {
   $('edit-cancel').addEventListener('click', () => stopEditor(false));
   initDrag();
   initKeys();
+  initThemes();
 }
 
 listenAll();

@@ -455,6 +455,8 @@ export function onSearchEnd(msg) {
   app.search = null;
   if (s && !s.cancelled) {
     if (s.kind === 'play' && msg.op === 'bestmove') enginePlayed(s, msg.move);
+    // A search that answers a question of its own (ending.js: a draw offered).
+    if (s.done && msg.op === 'bestmove') s.done(s, msg);
     if (s.kind === 'mate' && msg.op === 'mate') {
       app.mate = { base: s.moves.slice(), key: s.key, line: msg.line || [] };
       emit('mate', s, msg);

@@ -1,8 +1,9 @@
 // The player's display choices, remembered in localStorage: the piece set (kanji or Latin
-// letters), the notation of the move list (Japanese, Western or USI) and the sound.
+// letters), the notation of the move list (Japanese, Western or USI), the sound, the board's
+// theme, the pieces' colours and the board's size (px; 0: the layout's own).
 
 const KEY = 'tsubame.settings';
-const DEFAULTS = { pieces: 'kanji', notation: 'western', sound: true };
+const DEFAULTS = { pieces: 'kanji', notation: 'western', sound: true, board: 'wood', pieceColour: 'natural', boardSize: 0 };
 
 function load() {
   try {

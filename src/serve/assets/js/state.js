@@ -20,6 +20,7 @@ export const app = {
   note: null, // page-level game end (resignation, flag)
   arrival: null, // the move whose piece glides in (board.js): { at, move, square, dx, dy, since }
   noteResult: null, // the note's result for the records: {winner, reason} (`record`'s `result`)
+  drawOffer: null, // the last draw offered (ending.js): {key, answer: 'asked' | 'accepted' | 'declined', score}
   clock: null, // {b, w, side, since, extra, used, mode, flag}
   editing: null, // position editor: {cells, hands, side}
   editPiece: null,

@@ -14,6 +14,7 @@ import { hasNotation, moveText } from './notation.js';
 import { settings } from './settings.js';
 import { atNote, canMoveHere, canPromote, canResign, goToLine, requestLineStates, syntaxOf } from './play.js';
 import { mainLine, onMainLine } from './variations.js';
+import { canAbort, canOfferDraw, drawNote } from './ending.js';
 
 /** Redraws everything that shows the position at the cursor. */
 export function render() {
@@ -43,6 +44,9 @@ export function render() {
   $('resign').disabled = !canResign();
   $('promote-line').disabled = !canPromote();
   $('delete-line').disabled = !!app.editing || app.game.cursor === 0;
+  $('abort').disabled = !canAbort();
+  $('offer-draw').disabled = !canOfferDraw();
+  $('offer-draw').hidden = !page.agreed_draw;
   renderChoices(page);
 }
 
@@ -87,6 +91,7 @@ export function renderStatus(st) {
     // What the game's move syntax adds about the moves of the position (`(must capture)`), or ''.
     if (entry) text += syntaxOf(entry.page).note(st);
     if (app.search && !app.search.cancelled && app.search.kind === 'play') text += ' — engine thinking…';
+    text += drawNote();
   }
   if (!app.connected) text += ' — not connected: press Reconnect to move';
   s.textContent = text + '  ·  ply ' + app.game.cursor;
