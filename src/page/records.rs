@@ -449,7 +449,15 @@ mod tests {
             ),
             ("csa", &agreed, "\n%HIKIWAKE\n", Some("agreement")),
         ] {
-            let r = json(write(None, SHOGI, "startpos", &opening, format, Some(told)));
+            let r = json(write(
+                None,
+                SHOGI,
+                "startpos",
+                &opening,
+                &[],
+                format,
+                Some(told),
+            ));
             let text = r["text"].as_str().unwrap();
             assert!(text.ends_with(ending), "{format}: {text}");
             let back = json(load(None, text, None));
