@@ -72,17 +72,18 @@ def test_the_move_list_in_numbered_pairs(page):
     assert rows[0][3] == '"1. "' and rows[2][3] == '"2. "', rows
 
 
-def test_the_best_move_arrow_and_the_evaluation_bar(page):
+@pytest.mark.parametrize("game", ["shogi", "minishogi", "nanashogi", "giveandtake"])
+def test_the_best_move_arrow_and_the_evaluation_bar(page, game):
     """While analysing, the best line's first move is drawn over the board as an arrow from its
-    square to its destination, and the evaluation bar beside the board shows the score in pawns
-    with the first mover's share; the arrow goes when the analysis stops and the position
-    changes."""
+    square to its destination (a drop as a ring), and the evaluation bar beside the board shows
+    the score in pawns with the first mover's share, in every game; the arrow goes when the
+    analysis stops and the position changes."""
     pg = page
-    choose_game(pg, "minishogi", "both")
+    choose_game(pg, game, "both")
     assert pg.text_content("#eval-label") == ""
     pg.click("#analyse")
     pg.wait_for_selector("#board .best-arrow[data-move]")
-    pg.wait_for_function("() => /depth [3-9]/.test(document.getElementById('analysis-info').textContent)")
+    pg.wait_for_function("() => /depth ([3-9]|\\d\\d)/.test(document.getElementById('analysis-info').textContent)")
     pg.click("#analyse")
     pg.wait_for_selector('#analyse[data-running="0"]')
     best = pg.get_attribute('#pv-lines li[data-multipv="1"]', "data-pv").split()[0]
@@ -99,9 +100,10 @@ def test_the_best_move_arrow_and_the_evaluation_bar(page):
     label, score, share = pg.evaluate(
         "() => { const b = document.getElementById('eval-bar'); return [document.getElementById("
         "'eval-label').textContent, Number(b.dataset.score), Number(b.getAttribute('aria-valuenow'))]; }")
-    assert label in (f"{score / 100:+.1f}", f"M{10000 - abs(score)}", f"-M{10000 - abs(score)}"), (label, score)
+    pawns = "0.0" if score == 0 else f"{score / 100:+.1f}"  # an even score has no sign
+    assert label in (pawns, f"M{10000 - abs(score)}", f"-M{10000 - abs(score)}"), (label, score)
     assert 0 <= share <= 100 and ((share > 50) == (score > 0) or share == 50), (share, score)
-    click_move(pg, "minishogi", "5e4d")
+    click_move(pg, game, best)
     wait_moves(pg, 1)
     assert pg.locator("#board .best-arrow").count() == 0
 
@@ -129,4 +131,37 @@ def test_a_move_glides_unless_reduced_motion_is_asked(browser, server, motion):
     pg.wait_for_selector('#move-list li.current[data-ply="0"]')
     assert pg.evaluate("() => window.tsubamePage.arrival") is None
     assert pg.locator("#board .piece.arrive").count() == 0
+    close(pg)
+
+
+# The first board move of each game that has one from its start, and its square of arrival.
+GLIDES = {"shogi": ("7g7f", "7f"), "giveandtake": ("c3-c4", "c4")}
+
+
+@pytest.mark.parametrize("game", ["shogi", "giveandtake", "nanashogi"])
+def test_a_move_glides_in_every_game(browser, server, game):
+    """The glide of the move just played in the other games (minishogi's is above): a step of
+    shogi, a route of Give and Take, a cube of nana shogi moved on the board (its drops, which
+    have no first square, arrive at once)."""
+    from test_page_ux import close, open_page
+
+    pg = open_page(browser, server, game)
+    if game == "nanashogi":
+        sfen = "2k/M2/1CK b b 1"
+        pg.fill("#position-input", sfen)
+        pg.click("#load-position")
+        pg.wait_for_function("s => window.tsubamePage.game.start === s", arg=sfen)
+        mv = next(m for m in shown_state(pg)["legal"] if "*" not in m)
+        to = mv[2:4]
+    else:
+        mv, to = GLIDES[game]
+    click_move(pg, game, mv)
+    wait_moves(pg, 1)
+    arrival = pg.evaluate("() => window.tsubamePage.arrival")
+    assert arrival and arrival["move"] == mv and arrival["square"] == to, arrival
+    assert (arrival["dx"], arrival["dy"]) != (0, 0), arrival
+    animation = pg.eval_on_selector(
+        f'#board [data-square="{to}"] .piece',
+        "e => { e.classList.add('arrive'); return getComputedStyle(e).animationName; }")
+    assert animation == "arrive", animation
     close(pg)
