@@ -57,7 +57,7 @@ export function loadRecord(text, game) {
 
 /** Asks the server for the game as a record in this format: its main line, with the page's end
  * of the game (a resignation, a loss on time) when it has one (a mate or a repetition the server
- * sees itself), and its variations (which KIF keeps as 変化). */
+ * sees itself), and its variations (which KIF keeps as its variation blocks). */
 export function requestRecord(format) {
   const g = app.game;
   const msg = { op: 'record', game: g.name, sfen: g.start, moves: mainLine(), format };
