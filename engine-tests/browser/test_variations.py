@@ -131,9 +131,15 @@ def test_an_analysis_line_clicked_is_a_variation(page):
     pg.wait_for_selector(variation(pg, main[:1] + pv) + ".current")
 
 
-def whole_game(pg, game: str) -> list[str]:
-    """The engine plays a whole game against itself (depth 1); the moves when it has ended."""
-    choose_game(pg, game, "engine", ("depth", 1))
+def whole_game(pg) -> list[str]:
+    """The engine plays a whole game against itself (depth 1) in the game the page shows; the
+    moves when it has ended."""
+    pg.select_option("#limit-kind", "depth")
+    pg.fill("#limit-value", "1")
+    pg.dispatch_event("#limit-value", "change")
+    # The engine starts at once: no state of a position is waited for meanwhile (the position
+    # shown moves on faster than its state may come).
+    pg.select_option("#side-select", "engine")
     pg.wait_for_function(
         "() => { const a = window.tsubamePage; const s = a.states.get(a.game.name + '|' + a.game.start + '|'"
         " + a.game.moves.join(' ')); return (s && s.result) || a.note; }",
@@ -154,26 +160,22 @@ def test_whole_game_then_analysis_with_a_variation_then_export_and_import(browse
     pg.set_default_timeout(WAIT_MS)
     pg.goto(server.url + f"?game={game}")
     pg.wait_for_selector('#connection[data-state="open"]')
-    main = whole_game(pg, game)
+    pg.wait_for_function("g => window.tsubamePage.game.name === g", arg=game)
+    main = whole_game(pg)
     assert len(main) >= 2
     # Analysis of the position after the first move; a line that leaves the game is clicked.
     go_main(pg, 1)
     pg.select_option("#multipv", "3")
+    assert len(shown_state(pg)["legal"]) >= 2
     pg.click("#analyse")
-    pg.wait_for_function("() => document.querySelectorAll('#pv-lines li[data-pv]').length >= 1")
-    pg.wait_for_timeout(300)
+    # Two lines at least: their first moves differ, so one of them leaves the game.
+    pg.wait_for_function("() => document.querySelectorAll('#pv-lines li[data-pv]').length >= 2")
     pg.click("#analyse")
     pg.wait_for_selector('#analyse[data-running="0"]')
-    lines = pg.eval_on_selector_all("#pv-lines li[data-pv]", "els => els.map(e => e.dataset.pv.split(' '))")
-    legal = shown_state(pg)["legal"]
-    others = [pv for pv in lines if pv[0] != main[1]]
-    if others:
-        pv = others[0]
-        pg.click(f'#pv-lines li[data-pv="{" ".join(pv)}"]')
-    else:
-        # Only one line, the game's own move: another legal move is played instead.
-        pv = [next(m for m in legal if m != main[1])]
-        click_move(pg, game, pv[0])
+    lines = pg.eval_on_selector_all(
+        "#pv-lines li[data-pv]", "els => els.map(e => [e.dataset.multipv, e.dataset.pv.split(' ')])")
+    multipv, pv = next((k, pv) for k, pv in lines if pv[0] != main[1])
+    pg.click(f'#pv-lines li[data-multipv="{multipv}"]')
     line = main[:1] + pv
     pg.wait_for_function("l => window.tsubamePage.game.moves.slice(0, l.length).join(' ') === l.join(' ')", arg=line)
     assert move_list(pg) == main
