@@ -311,29 +311,32 @@ mod tests {
         assert_eq!(back["moves"][0], "7g7f");
     }
 
+    /// The shogi game `main` with `variations` written in `format`, and that text loaded back.
+    fn round_trip(
+        main: &[String],
+        variations: &[Vec<String>],
+        format: &str,
+    ) -> (String, serde_json::Value) {
+        let r = json(write(
+            None, SHOGI, "startpos", main, variations, format, None,
+        ));
+        let text = r["text"].as_str().unwrap().to_string();
+        let back = json(load(None, &text, None));
+        (text, back)
+    }
+
     #[test]
     fn variations_go_into_kif_and_come_back_from_it() {
         let main: Vec<String> = ["7g7f", "3c3d", "2g2f"].map(String::from).to_vec();
         let other = vec!["7g7f".to_string(), "8c8d".to_string()];
-        let r = json(write(
-            None,
-            SHOGI,
-            "startpos",
-            &main,
-            std::slice::from_ref(&other),
-            "kif",
-            None,
-        ));
-        let text = r["text"].as_str().unwrap();
+        let (text, back) = round_trip(&main, std::slice::from_ref(&other), "kif");
         assert!(text.contains("変化：2手"), "{text}");
-        let back = json(load(None, text, None));
         assert_eq!(back["moves"], serde_json::json!(main));
         assert_eq!(back["variations"], serde_json::json!([other]));
         // Without variations the answer has no such field.
-        let plain = json(write(None, SHOGI, "startpos", &main, &[], "kif", None));
-        let back = json(load(None, plain["text"].as_str().unwrap(), None));
+        let (_, back) = round_trip(&main, &[], "kif");
         assert!(back.get("variations").is_none());
-        // An illegal variation is refused, naming it; the USI record keeps the main line.
+        // An illegal variation is refused, naming it.
         let bad = vec!["7g7f".to_string(), "7g7f".to_string()];
         let e = write(
             None,
@@ -346,18 +349,8 @@ mod tests {
         );
         assert!(e.unwrap_err().starts_with("variation 2:"));
         // The USI record keeps them as comments, which the page reads back.
-        let usi = json(write(
-            None,
-            SHOGI,
-            "startpos",
-            &main,
-            std::slice::from_ref(&other),
-            "usi",
-            None,
-        ));
-        let text = usi["text"].as_str().unwrap();
+        let (text, back) = round_trip(&main, std::slice::from_ref(&other), "usi");
         assert!(text.ends_with("\n# variation: 7g7f 8c8d\n"), "{text}");
-        let back = json(load(None, text, None));
         assert_eq!(back["moves"], serde_json::json!(main));
         assert_eq!(back["variations"], serde_json::json!([other]));
         // A variation that is not legal is refused with the record.
